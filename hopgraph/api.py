@@ -1,0 +1,144 @@
+"""The Python API: run a question through the graph, sync, async or streaming.
+
+    from hopgraph import Context, run
+    result = run("Which supplier missed the deadline?", context=Context(containers=["default"]))
+    result["reported_ids"], result["exit_reason"], result["turns"], result["trace"]
+
+Pass ``thread_id`` to continue a conversation; without a ``checkpointer`` the default
+SQLite store is used for threads (see ``hopgraph.checkpoint``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import replace
+from typing import Any
+
+from hopgraph.config import Context
+from hopgraph.errors import InputError
+from hopgraph.graph.build import build_graph
+
+RESULT_KEYS = ("reported_ids", "exit_reason", "turns", "trace", "error", "titles", "answer", "citations", "markers")
+# Generous: the turn cap, not the recursion limit, is what bounds a run.
+RECURSION_LIMIT = 200
+
+
+def _context(context: Context | None, overrides: dict[str, Any]) -> Context:
+    base = context or Context()
+    return replace(base, **overrides) if overrides else base
+
+
+def _inputs(question: str) -> dict[str, Any]:
+    if not isinstance(question, str) or not question.strip():
+        raise InputError("the question is empty")
+    return {"messages": [{"role": "user", "content": question}]}
+
+
+def _config(thread_id: str | None) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread_id or uuid.uuid4().hex}, "recursion_limit": RECURSION_LIMIT}
+
+
+def _result(state: dict[str, Any], thread_id: str | None) -> dict[str, Any]:
+    result = {k: state[k] for k in RESULT_KEYS if k in state}
+    if thread_id:
+        result["thread_id"] = thread_id
+    return result
+
+
+@contextlib.contextmanager
+def _saver(checkpointer: Any, thread_id: str | None) -> Iterator[Any]:
+    if checkpointer is not None or thread_id is None:
+        yield checkpointer
+        return
+    from hopgraph.checkpoint import open_checkpointer
+
+    with open_checkpointer() as saver:
+        yield saver
+
+
+def run(
+    question: str,
+    *,
+    context: Context | None = None,
+    thread_id: str | None = None,
+    checkpointer: Any = None,
+    **overrides: Any,
+) -> dict[str, Any]:
+    """Run one question; returns reported_ids, exit_reason, turns, trace (and answer fields in answer mode)."""
+    ctx = _context(context, overrides)
+    with _saver(checkpointer, thread_id) as saver:
+        graph = build_graph(checkpointer=saver)
+        state = graph.invoke(_inputs(question), config=_config(thread_id), context=ctx)
+    return _result(state, thread_id)
+
+
+def stream(
+    question: str,
+    *,
+    context: Context | None = None,
+    thread_id: str | None = None,
+    checkpointer: Any = None,
+    **overrides: Any,
+) -> Iterator[dict[str, Any]]:
+    """Yield ``{node_name: update}`` after each node, as the run goes."""
+    ctx = _context(context, overrides)
+    with _saver(checkpointer, thread_id) as saver:
+        graph = build_graph(checkpointer=saver)
+        yield from graph.stream(_inputs(question), config=_config(thread_id), context=ctx, stream_mode="updates")
+
+
+@contextlib.asynccontextmanager
+async def _async_saver(checkpointer: Any, thread_id: str | None) -> AsyncIterator[Any]:
+    if checkpointer is not None or thread_id is None:
+        yield checkpointer
+        return
+    from hopgraph.checkpoint import open_async_checkpointer
+
+    async with open_async_checkpointer() as saver:
+        yield saver
+
+
+async def arun(
+    question: str,
+    *,
+    context: Context | None = None,
+    thread_id: str | None = None,
+    checkpointer: Any = None,
+    **overrides: Any,
+) -> dict[str, Any]:
+    """Async form of :func:`run` (the checkpointer, if given, must be an async saver)."""
+    ctx = _context(context, overrides)
+    async with _async_saver(checkpointer, thread_id) as saver:
+        graph = build_graph(checkpointer=saver)
+        state = await graph.ainvoke(_inputs(question), config=_config(thread_id), context=ctx)
+    return _result(state, thread_id)
+
+
+async def astream(
+    question: str,
+    *,
+    context: Context | None = None,
+    thread_id: str | None = None,
+    checkpointer: Any = None,
+    **overrides: Any,
+) -> AsyncIterator[dict[str, Any]]:
+    ctx = _context(context, overrides)
+    async with _async_saver(checkpointer, thread_id) as saver:
+        graph = build_graph(checkpointer=saver)
+        async for update in graph.astream(
+            _inputs(question), config=_config(thread_id), context=ctx, stream_mode="updates"
+        ):
+            yield update
+
+
+def delete_thread(thread_id: str, checkpointer: Any = None) -> None:
+    """Delete a conversation: every checkpoint of the thread."""
+    if checkpointer is not None:
+        checkpointer.delete_thread(thread_id)
+        return
+    from hopgraph.checkpoint import open_checkpointer
+
+    with open_checkpointer() as saver:
+        saver.delete_thread(thread_id)

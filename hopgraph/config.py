@@ -1,0 +1,69 @@
+"""Every knob of a run lives in one ``Context`` dataclass (the graph's context_schema)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_CONTAINER = "default"
+MODES = ("ids", "answer")
+
+
+def default_index_dir() -> str:
+    """HOPGRAPH_INDEX, else a per-user data directory."""
+    env = os.environ.get("HOPGRAPH_INDEX")
+    if env:
+        return env
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return str(Path(base) / "hopgraph" / "index")
+
+
+def _env_model() -> str:
+    return os.environ.get("HOPGRAPH_MODEL", "builtin")
+
+
+def _env_url() -> str | None:
+    return os.environ.get("QDRANT_URL") or None
+
+
+@dataclass
+class Context:
+    """Run settings. The model never sees or chooses any of these."""
+
+    model: str = field(default_factory=_env_model)
+    """Model spec: ``builtin``, ``sid-1``, ``openai:<model>``, ``openai-responses:<model>``."""
+    base_url: str | None = None
+    """Overrides the model endpoint (otherwise SID_BASE_URL / OPENAI_BASE_URL)."""
+    corpus_description: str = "a collection of documents"
+    """One line about the corpus, shown to the model."""
+    mode: str = "ids"
+    """``ids``: report ranked document ids. ``answer``: a cited answer."""
+    max_turns: int = 10
+    search_limit: int = 5
+    max_search_limit: int = 15
+    token_budget: int = 48_000
+    """Prompt tokens (tiktoken) one model call may carry before the run stops."""
+    containers: list[str] = field(default_factory=lambda: [DEFAULT_CONTAINER])
+    tags: list[str] = field(default_factory=list)
+    index: str | None = None
+    """Embedded index directory; default HOPGRAPH_INDEX or the per-user data dir."""
+    qdrant_url: str | None = field(default_factory=_env_url)
+    """A Qdrant server or cluster; wins over ``index`` when set."""
+    tool_timeout_s: float = 30.0
+    model_timeout_s: float = 120.0
+    model_max_retries: int = 4
+    profile: str | None = None
+    """Answer mode: ``fast`` or ``thorough``; remembered for the thread once chosen."""
+    chunk_budget: int = 12
+    """Answer mode: chunks all searches of one user turn may add."""
+    # Objects a Python caller may hand in directly (tests, embedding in an app).
+    chat_model: Any = field(default=None, repr=False)
+    backend: Any = field(default=None, repr=False)
+
+    def index_dir(self) -> str:
+        return self.index or default_index_dir()
+
+    def clamp_limit(self, limit: int) -> int:
+        return max(1, min(int(limit), self.max_search_limit))

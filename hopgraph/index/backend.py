@@ -1,0 +1,142 @@
+"""The search backend interface every index implementation satisfies.
+
+The loop's tools only ever talk to a ``SearchBackend``; the embedded qdrant-edge
+shard, a Qdrant server and the in-memory test double all sit behind it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+# Fixed namespace so that point ids are stable across processes and machines.
+POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "hopgraph:chunk")
+
+
+def point_id(chunk_id: str) -> str:
+    """Qdrant point id for a chunk: uuid5 of the chunk id."""
+    return str(uuid.uuid5(POINT_NAMESPACE, chunk_id))
+
+
+def make_chunk_id(container: str, doc_id: str, index: int) -> str:
+    """Chunk ids carry the container so equal doc ids in two containers never collide."""
+    return f"{container}/{doc_id}#{index}"
+
+
+class BackendError(Exception):
+    """The index could not answer (unreachable server, broken shard, timeout)."""
+
+
+class IndexLockedError(BackendError):
+    """Another process already has the embedded index open."""
+
+
+class ScopeError(ValueError):
+    """A query was attempted without a usable container filter."""
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the caller may see. Comes from the Context, never from the model."""
+
+    containers: tuple[str, ...]
+    tags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.containers, str) or not self.containers:
+            raise ScopeError("a container filter is required for every query")
+        if any(not isinstance(c, str) or not c.strip() for c in self.containers):
+            raise ScopeError("container names must be non-empty strings")
+        if isinstance(self.tags, str) or any(not isinstance(t, str) or not t for t in self.tags):
+            raise ScopeError("tags must be non-empty strings")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One stored piece of a document; the payload of one Qdrant point."""
+
+    chunk_id: str
+    doc_id: str
+    index: int
+    title: str
+    text: str
+    container: str
+    page: int | None = None
+    tags: tuple[str, ...] = ()
+    context: str = ""
+    source: str = ""
+    kind: str = "txt"
+    content_hash: str = ""
+    # Number of chunks in the whole document, so a reader can tell a complete one.
+    chunk_count: int = 1
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk: Chunk
+    score: float
+
+    @property
+    def doc_id(self) -> str:
+        return self.chunk.doc_id
+
+
+@dataclass(frozen=True)
+class Document:
+    doc_id: str
+    title: str
+    container: str
+    chunks: tuple[Chunk, ...] = field(default_factory=tuple)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(c.text for c in self.chunks)
+
+    @property
+    def source(self) -> str:
+        return self.chunks[0].source if self.chunks else ""
+
+    @property
+    def kind(self) -> str:
+        return self.chunks[0].kind if self.chunks else ""
+
+
+class SearchBackend(ABC):
+    """Hybrid search over chunks. Every query method takes the caller's ``Scope``."""
+
+    @abstractmethod
+    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        """Hybrid: dense + BM25 fused by reciprocal rank. Chunk hits, best first."""
+
+    @abstractmethod
+    def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        """BM25 only; honours "exact phrase" and -term."""
+
+    @abstractmethod
+    def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        """Dense vectors only."""
+
+    @abstractmethod
+    def read(self, doc_id: str, scope: Scope) -> Document | None:
+        """The whole document, chunks in order, or None if not visible in scope."""
+
+    @abstractmethod
+    def upsert(self, chunks: Sequence[Chunk]) -> None:
+        """Insert or replace chunks (embeds them)."""
+
+    @abstractmethod
+    def delete_document(self, doc_id: str, container: str | None = None) -> int:
+        """Remove every chunk of a document; returns how many were removed."""
+
+    @abstractmethod
+    def document_hash(self, doc_id: str, container: str) -> str | None:
+        """The stored content hash of a complete document, or None."""
+
+    @abstractmethod
+    def count(self) -> int:
+        """Number of stored chunks."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release files or connections."""

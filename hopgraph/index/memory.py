@@ -1,0 +1,112 @@
+"""An in-memory backend for unit tests of the loop: keyword overlap scoring.
+
+Not a search engine; it exists so the graph can be exercised without an index.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+from collections.abc import Callable, Sequence
+
+from hopgraph.index.backend import Chunk, Document, Hit, Scope, SearchBackend
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def _terms(text: str) -> list[str]:
+    return [t.lower() for t in _WORD.findall(text)]
+
+
+class MemoryBackend(SearchBackend):
+    def __init__(self) -> None:
+        self._chunks: dict[str, Chunk] = {}
+        self._lock = threading.Lock()
+        # Tests install hooks here to inject latency or failures per query.
+        self.before_query: Callable[[str, str], None] | None = None
+
+    def _visible(self, chunk: Chunk, scope: Scope) -> bool:
+        if chunk.container not in scope.containers:
+            return False
+        return all(t in chunk.tags for t in scope.tags)
+
+    def _score(self, query: str, scope: Scope, limit: int, kind: str) -> list[Hit]:
+        if self.before_query is not None:
+            self.before_query(kind, query)
+        q_terms = set(_terms(query))
+        with self._lock:
+            chunks = [c for c in self._chunks.values() if self._visible(c, scope)]
+        n_docs = max(len(chunks), 1)
+        df: dict[str, int] = {}
+        for c in chunks:
+            for t in set(_terms(c.title + " " + c.text)):
+                if t in q_terms:
+                    df[t] = df.get(t, 0) + 1
+        hits = []
+        for c in chunks:
+            words = _terms(c.title + " " + c.text)
+            score = sum(math.log(1 + n_docs / df[t]) for t in set(words) if t in q_terms)
+            if score > 0:
+                hits.append(Hit(chunk=c, score=score))
+        hits.sort(key=lambda h: (-h.score, h.chunk.chunk_id))
+        return hits[:limit]
+
+    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        return self._score(query, scope, limit, "search")
+
+    def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        return self._score(query, scope, limit, "text_search")
+
+    def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        return self._score(query, scope, limit, "dense_search")
+
+    def read(self, doc_id: str, scope: Scope) -> Document | None:
+        if self.before_query is not None:
+            self.before_query("read", doc_id)
+        with self._lock:
+            chunks = sorted(
+                (c for c in self._chunks.values() if c.doc_id == doc_id and self._visible(c, scope)),
+                key=lambda c: c.index,
+            )
+        if not chunks:
+            return None
+        return Document(doc_id=doc_id, title=chunks[0].title, container=chunks[0].container, chunks=tuple(chunks))
+
+    def upsert(self, chunks: Sequence[Chunk]) -> None:
+        with self._lock:
+            for c in chunks:
+                self._chunks[c.chunk_id] = c
+
+    def delete_document(self, doc_id: str, container: str | None = None) -> int:
+        with self._lock:
+            doomed = [
+                k for k, c in self._chunks.items()
+                if c.doc_id == doc_id and (container is None or c.container == container)
+            ]
+            for k in doomed:
+                del self._chunks[k]
+        return len(doomed)
+
+    def document_hash(self, doc_id: str, container: str) -> str | None:
+        with self._lock:
+            for c in self._chunks.values():
+                if c.doc_id == doc_id and c.container == container:
+                    return c.content_hash
+        return None
+
+    def count(self) -> int:
+        return len(self._chunks)
+
+    def add_text(
+        self, doc_id: str, title: str, text: str, container: str = "default", tags: Sequence[str] = ()
+    ) -> None:
+        """Convenience for tests: one document as one chunk."""
+        from hopgraph.index.backend import make_chunk_id
+
+        self.upsert([
+            Chunk(
+                chunk_id=make_chunk_id(container, doc_id, 0), doc_id=doc_id, index=0, title=title,
+                text=text, container=container, tags=tuple(tags), source=f"mem://{doc_id}",
+            )
+        ])

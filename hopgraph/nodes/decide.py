@@ -1,0 +1,70 @@
+"""decide: after each round, stop (and why) or go on."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.runtime import Runtime
+
+from hopgraph.config import Context
+from hopgraph.profiles import effective_limits
+from hopgraph.prompts import NUDGE
+from hopgraph.state import NUDGE_FLAG, State
+
+log = logging.getLogger("hopgraph")
+
+FINALIZE, NEXT_ROUND, RETRY = "finalize", "budget_notice", "generate"
+
+
+def _last_ai(state: State) -> AIMessage | None:
+    messages = state.get("messages") or []
+    if messages and isinstance(messages[-1], AIMessage):
+        return messages[-1]
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            return message
+        if message.type == "human":
+            return None
+    return None
+
+
+def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    context = runtime.context or Context()
+    limits = effective_limits(context, state.get("profile"))
+    turns = state.get("turns", 0)
+
+    def stop(reason: str) -> dict[str, Any]:
+        if reason in ("max_turns", "budget"):
+            log.info("run stopped: %s after %d turns", reason, turns)
+        return {"route": FINALIZE, "exit_reason": reason}
+
+    pending = state.get("pending_exit")
+    if pending:
+        return stop(pending)
+    if state.get("report") is not None:
+        return stop("reported")
+    ai = _last_ai(state)
+    has_calls = bool(ai and (ai.tool_calls or ai.invalid_tool_calls))
+    if not has_calls:
+        text = ai.content if ai is not None and isinstance(ai.content, str) else ""
+        if context.mode == "answer" and text.strip():
+            return stop("answered")
+        if state.get("nudged"):
+            return stop("no_tool_call")
+        if turns >= limits.max_turns:
+            return stop("max_turns")
+        nudge = HumanMessage(content=NUDGE, additional_kwargs={NUDGE_FLAG: True})
+        return {"route": RETRY, "nudged": True, "messages": [nudge]}
+    update: dict[str, Any] = {"nudged": False}
+    if state.get("round_searched") and not state.get("round_new"):
+        # The searches of this round found nothing the run had not seen: this line of search is exhausted.
+        return {**update, **stop("thrash")}
+    if turns >= limits.max_turns:
+        return {**update, **stop("max_turns")}
+    return {**update, "route": NEXT_ROUND}
+
+
+def route_after_decide(state: State) -> str:
+    return state.get("route") or FINALIZE

@@ -1,0 +1,46 @@
+"""prepare: start of a user turn. Takes the question in, resets the per-run fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
+
+from hopgraph.config import MODES, Context
+from hopgraph.errors import InputError
+from hopgraph.state import NUDGE_FLAG, RUN_DEFAULTS, State
+
+# Questions beyond this are refused instead of being sent on and failing the token budget.
+MAX_QUESTION_CHARS = 20_000
+
+
+def latest_question(state: State) -> str:
+    for message in reversed(state.get("messages") or []):
+        if message.type == "human" and not message.additional_kwargs.get(NUDGE_FLAG):
+            content = message.content
+            return content if isinstance(content, str) else str(content)
+    return ""
+
+
+def prepare(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
+    context = runtime.context or Context()
+    if context.mode not in MODES:
+        raise InputError(f"unknown mode '{context.mode}'; use one of: {', '.join(MODES)}")
+    update: dict[str, Any] = dict(RUN_DEFAULTS)
+    new_messages = []
+    question = (state.get("question") or "").strip()
+    if question:
+        new_messages.append(HumanMessage(content=question))
+        update["question"] = ""
+    else:
+        question = latest_question(state).strip()
+    if not question:
+        raise InputError("the question is empty")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise InputError(f"the question is too long ({len(question)} characters; at most {MAX_QUESTION_CHARS})")
+    if new_messages:
+        update["messages"] = new_messages
+    if context.profile:
+        update["profile"] = context.profile
+    return update

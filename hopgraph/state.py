@@ -1,0 +1,68 @@
+"""Graph state. Thread-level fields persist across user turns; run-level ones are reset by ``prepare``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict
+
+
+class InputState(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    question: str
+
+
+class OutputState(TypedDict, total=False):
+    reported_ids: list[str]
+    exit_reason: str
+    turns: int
+    trace: list[dict[str, Any]]
+    error: str
+    titles: dict[str, str]
+    answer: str
+    citations: list[dict[str, Any]]
+    markers: list[dict[str, Any]]
+
+
+class State(InputState, OutputState, total=False):
+    # thread level
+    doc_to_short: dict[str, str]
+    doc_titles: dict[str, str]
+    profile: str
+    # run level
+    shown: list[str]
+    run_scores: dict[str, float]
+    nudged: bool
+    report: list[str] | None
+    pending_exit: str
+    route: str
+    turn_memory: dict[str, Any]
+    round_searched: bool
+    round_new: list[str]
+
+
+# Reset at the start of every user turn so counters never leak from the previous run.
+RUN_DEFAULTS: dict[str, Any] = {
+    "shown": [],
+    "run_scores": {},
+    "nudged": False,
+    "report": None,
+    "pending_exit": "",
+    "route": "",
+    "turn_memory": {},
+    "round_searched": False,
+    "round_new": [],
+    "reported_ids": [],
+    "exit_reason": "",
+    "turns": 0,
+    "trace": [],
+    "error": "",
+    "titles": {},
+    "answer": "",
+    "citations": [],
+    "markers": [],
+}
+
+NUDGE_FLAG = "hopgraph_nudge"

@@ -1,0 +1,25 @@
+"""The tools the model may call. Which set is offered depends on the Context mode."""
+
+from __future__ import annotations
+
+from hopgraph.tools.base import Tool, ToolArgError, ToolEnv, ToolOutcome
+from hopgraph.tools.read import ReadTool
+from hopgraph.tools.report_helpful_ids import ReportHelpfulIdsTool
+from hopgraph.tools.search import SearchTool
+from hopgraph.tools.text_search import TextSearchTool
+
+IDS_TOOLS: tuple[Tool, ...] = (SearchTool(), TextSearchTool(), ReadTool(), ReportHelpfulIdsTool())
+
+
+def tools_for_mode(mode: str) -> tuple[Tool, ...]:
+    if mode == "answer":
+        # Imported lazily: the sandbox and citation machinery are only needed in answer mode.
+        from hopgraph.tools.rewrite_query import RewriteQueryTool
+        from hopgraph.tools.run_python import RunPythonTool
+        from hopgraph.tools.search_documents import SearchDocumentsTool
+
+        return (RewriteQueryTool(), SearchDocumentsTool(), RunPythonTool())
+    return IDS_TOOLS
+
+
+__all__ = ["IDS_TOOLS", "Tool", "ToolArgError", "ToolEnv", "ToolOutcome", "tools_for_mode"]

@@ -1,0 +1,39 @@
+"""search(query, limit): hybrid (dense + BM25) search over the caller's containers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from hopgraph.config import Context
+from hopgraph.tools._documents import CANDIDATES_PER_DOC, best_chunk_per_doc, render_hits
+from hopgraph.tools.base import (
+    Ledger,
+    Rendered,
+    Tool,
+    ToolEnv,
+    ToolOutcome,
+    optional_limit,
+    require_str,
+    search_parameters,
+)
+
+
+class SearchTool(Tool):
+    name = "search"
+    description = (
+        "Semantic search: finds documents whose meaning matches the query, also when they use other words. "
+        "Returns the best documents, each with an id and a snippet."
+    )
+    parameters = search_parameters()
+    is_search = True
+
+    def check_args(self, args: Mapping[str, Any], context: Context) -> dict[str, Any]:
+        return {"query": require_str(args, "query"), "limit": optional_limit(args, context)}
+
+    def run(self, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
+        hits = env.backend.search(args["query"], env.scope, args["limit"] * CANDIDATES_PER_DOC)
+        return ToolOutcome(hits=best_chunk_per_doc(hits, args["limit"]), data={"query": args["query"]})
+
+    def render(self, outcome: ToolOutcome, ledger: Ledger, env: ToolEnv) -> Rendered:
+        return render_hits(self.name, outcome.data.get("query", ""), outcome, ledger)
