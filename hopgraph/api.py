@@ -94,7 +94,7 @@ async def _async_saver(checkpointer: Any, thread_id: str | None) -> AsyncIterato
     if checkpointer is not None or thread_id is None:
         yield checkpointer
         return
-    from hopgraph.checkpoint import open_async_checkpointer
+    from hopgraph.checkpoint import checkpointer as open_async_checkpointer
 
     async with open_async_checkpointer() as saver:
         yield saver
@@ -133,12 +133,27 @@ async def astream(
             yield update
 
 
+def _delete(saver: Any, thread_id: str) -> None:
+    if saver.get_tuple({"configurable": {"thread_id": thread_id}}) is None:
+        raise InputError(f"no conversation with thread id '{thread_id}'")
+    saver.delete_thread(thread_id)
+
+
 def delete_thread(thread_id: str, checkpointer: Any = None) -> None:
-    """Delete a conversation: every checkpoint of the thread."""
+    """Delete a conversation: every checkpoint of the thread. Unknown ids raise InputError."""
     if checkpointer is not None:
-        checkpointer.delete_thread(thread_id)
+        _delete(checkpointer, thread_id)
         return
     from hopgraph.checkpoint import open_checkpointer
 
     with open_checkpointer() as saver:
-        saver.delete_thread(thread_id)
+        _delete(saver, thread_id)
+
+
+def thread_state(thread_id: str, checkpointer: Any = None) -> dict[str, Any]:
+    """The stored state of a conversation. Unknown ids raise InputError."""
+    with _saver(checkpointer, thread_id) as saver:
+        snapshot = build_graph(checkpointer=saver).get_state({"configurable": {"thread_id": thread_id}})
+    if not snapshot.values:
+        raise InputError(f"no conversation with thread id '{thread_id}'")
+    return dict(snapshot.values)

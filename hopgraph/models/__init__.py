@@ -66,6 +66,7 @@ def make_chat_model(context: Context) -> tuple[BaseChatModel, ModelKind]:
         return BuiltinPolicy(max_turns=context.max_turns), kind
     from langchain_openai import ChatOpenAI
 
+    base_url: str | None
     if kind.family == "sid":
         base_url = context.base_url or os.environ.get("SID_BASE_URL") or SID_DEFAULT_BASE_URL
         key = os.environ.get("SID_API_KEY")

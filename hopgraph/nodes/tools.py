@@ -53,7 +53,7 @@ def _run_safely(tool: Tool, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
 def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     ai = _last_ai(state)
-    calls: list[dict[str, Any]] = list(ai.tool_calls) if ai else []
+    calls: list[dict[str, Any]] = [dict(c) for c in ai.tool_calls] if ai else []
     invalid = list(ai.invalid_tool_calls) if ai else []
     if not calls and not invalid:
         return {"round_searched": False, "round_new": []}
@@ -120,7 +120,8 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     messages: list[ToolMessage] = []
     report: list[str] | None = state.get("report")
     calls_trace = []
-    for name, call_id, tool, args, outcome, future in planned:
+    for name, call_id, tool, args, planned_outcome, future in planned:
+        outcome: ToolOutcome | None = planned_outcome
         if future is not None:
             try:
                 outcome = future.result(timeout=max(0.0, deadline - time.monotonic()))
@@ -136,8 +137,8 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             rendered = tool.render(outcome, ledger, env)
             if tool.terminal and report is None and outcome.report is not None:
                 report = outcome.report
-        calls_trace.append({"name": name, "args": args or next(
-            (c.get("args") for c in calls if c.get("id") == call_id), None), "error": outcome.error})
+        raw = next((c.get("args") for c in calls if c.get("id") == call_id), None)
+        calls_trace.append({"name": name, "args": args or raw, "error": outcome.error})
         messages.append(ToolMessage(
             content=rendered.content, tool_call_id=call_id, name=name or "unknown",
             artifact=rendered.artifact, id=str(uuid.uuid4()),

@@ -1,0 +1,18 @@
+"""Options shared by several subcommands."""
+
+from __future__ import annotations
+
+import argparse
+
+from hopgraph.config import DEFAULT_CONTAINER
+
+
+def add_index_options(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--index", metavar="DIR", help="embedded index directory (default: HOPGRAPH_INDEX or per-user)")
+    where.add_argument("--url", metavar="URL", help="Qdrant server or cluster URL (default: QDRANT_URL)")
+    parser.add_argument(
+        "--container", action="append", metavar="NAME",
+        help=f"container the caller may see (repeatable; default {DEFAULT_CONTAINER})",
+    )
+    parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="only documents with this tag")
