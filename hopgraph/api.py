@@ -23,6 +23,13 @@ from hopgraph.graph.build import build_graph
 RESULT_KEYS = ("reported_ids", "exit_reason", "turns", "trace", "error", "titles", "answer", "citations", "markers")
 # Generous: the turn cap, not the recursion limit, is what bounds a run.
 RECURSION_LIMIT = 200
+# Write each checkpoint before the next step starts, so a killed process loses at most the step in flight.
+DURABILITY = "sync"
+
+
+def _durability(saver: Any) -> dict[str, Any]:
+    # Only meaningful with a checkpointer (and LangGraph rejects it without one).
+    return {"durability": DURABILITY} if saver is not None else {}
 
 
 def _context(context: Context | None, overrides: dict[str, Any]) -> Context:
@@ -70,7 +77,7 @@ def run(
     ctx = _context(context, overrides)
     with _saver(checkpointer, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
-        state = graph.invoke(_inputs(question), config=_config(thread_id), context=ctx)
+        state = graph.invoke(_inputs(question), config=_config(thread_id), context=ctx, **_durability(saver))
     return _result(state, thread_id)
 
 
@@ -86,7 +93,9 @@ def stream(
     ctx = _context(context, overrides)
     with _saver(checkpointer, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
-        yield from graph.stream(_inputs(question), config=_config(thread_id), context=ctx, stream_mode="updates")
+        yield from graph.stream(
+            _inputs(question), config=_config(thread_id), context=ctx, stream_mode="updates", **_durability(saver)
+        )
 
 
 @contextlib.asynccontextmanager
@@ -112,7 +121,7 @@ async def arun(
     ctx = _context(context, overrides)
     async with _async_saver(checkpointer, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
-        state = await graph.ainvoke(_inputs(question), config=_config(thread_id), context=ctx)
+        state = await graph.ainvoke(_inputs(question), config=_config(thread_id), context=ctx, **_durability(saver))
     return _result(state, thread_id)
 
 
@@ -128,7 +137,7 @@ async def astream(
     async with _async_saver(checkpointer, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
         async for update in graph.astream(
-            _inputs(question), config=_config(thread_id), context=ctx, stream_mode="updates"
+            _inputs(question), config=_config(thread_id), context=ctx, stream_mode="updates", **_durability(saver)
         ):
             yield update
 

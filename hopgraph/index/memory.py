@@ -46,7 +46,8 @@ class MemoryBackend(SearchBackend):
         hits = []
         for c in chunks:
             words = _terms(c.title + " " + c.text)
-            score = sum(math.log(1 + n_docs / df[t]) for t in set(words) if t in q_terms)
+            # fsum over sorted terms: the same score in every process, whatever the hash seed.
+            score = math.fsum(math.log(1 + n_docs / df[t]) for t in sorted(set(words)) if t in q_terms)
             if score > 0:
                 hits.append(Hit(chunk=c, score=score))
         hits.sort(key=lambda h: (-h.score, h.chunk.chunk_id))

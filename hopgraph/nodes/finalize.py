@@ -51,8 +51,10 @@ def ids_result(state: State, reason: str) -> list[str]:
 def _answer_result(state: State, reason: str) -> dict[str, Any]:
     from hopgraph.citations import resolve_citations
     from hopgraph.policies.builtin_answer import compose_extractive_answer
+    from hopgraph.tools.search_documents import turn_refs
 
-    refs = (state.get("turn_memory") or {}).get("refs", {})
+    memory = state.get("turn_memory") or {}
+    refs = memory.get("refs", {})
     messages = state.get("messages") or []
     text = ""
     if reason == "answered" and messages and isinstance(messages[-1], AIMessage):
@@ -61,7 +63,8 @@ def _answer_result(state: State, reason: str) -> dict[str, Any]:
     if not text.strip():
         if reason == "max_turns":
             log.warning("round cap hit: answering from the evidence gathered so far")
-        text = compose_extractive_answer(latest_question(state), refs)
+        # Only this turn's passages: the registry also holds earlier turns' refs.
+        text = compose_extractive_answer(latest_question(state), turn_refs(memory))
     cited = resolve_citations(text, refs)
     citations = [asdict(c) if is_dataclass(c) else c for c in cited.citations]  # type: ignore[arg-type]
     markers = [asdict(m) if is_dataclass(m) else m for m in cited.markers]  # type: ignore[arg-type]

@@ -43,4 +43,12 @@ def prepare(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         update["messages"] = new_messages
     if context.profile:
         update["profile"] = context.profile
+    if context.mode == "answer":
+        from hopgraph.profiles import effective_limits
+        from hopgraph.tools.search_documents import start_turn_memory
+
+        # The ref registry carries over the thread (an [S3] in the history keeps its meaning);
+        # the chunk budget and what was returned start afresh.
+        limits = effective_limits(context, context.profile or state.get("profile"))
+        update["turn_memory"] = start_turn_memory(state.get("turn_memory"), limits.chunk_budget)
     return update

@@ -89,13 +89,13 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     # Phase 1: check arguments, then start every valid call at once.
     planned: list[tuple[str, str, Tool | None, dict[str, Any], ToolOutcome | None, Future[ToolOutcome] | None]] = []
     for call in calls:
-        name = call.get("name") or ""
+        name = str(call.get("name") or "")[:64]  # a junk name is never echoed at length
         call_id = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"
         tool = tools.get(name)
         raw_args = call.get("args")
         if tool is None:
-            outcome = ToolOutcome(error=f"Unknown tool '{name}'. Available tools: {', '.join(tools)}.")
-            planned.append((name, call_id, None, {}, outcome, None))
+            unknown = ToolOutcome(error=f"Unknown tool '{name}'. Available tools: {', '.join(tools)}.")
+            planned.append((name, call_id, None, {}, unknown, None))
             continue
         if not isinstance(raw_args, dict):
             planned.append((name, call_id, tool, {}, ToolOutcome(error="Arguments must be a JSON object."), None))
@@ -110,10 +110,10 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             continue
         planned.append((name, call_id, tool, args, None, _POOL.submit(_run_safely, tool, args, env)))
     for bad in invalid:
-        name = bad.get("name") or ""
-        detail = bad.get("error") or "the arguments are not valid JSON"
-        outcome = ToolOutcome(error=f"Invalid arguments for '{name}': {detail}. Send a JSON object.")
-        planned.append((name, bad.get("id") or f"call_{uuid.uuid4().hex[:12]}", None, {}, outcome, None))
+        name = str(bad.get("name") or "")[:64]
+        detail = str(bad.get("error") or "the arguments are not valid JSON")[:200]
+        invalid_outcome = ToolOutcome(error=f"Invalid arguments for '{name}': {detail}. Send a JSON object.")
+        planned.append((name, bad.get("id") or f"call_{uuid.uuid4().hex[:12]}", None, {}, invalid_outcome, None))
 
     # Phase 2: collect in call order, then render one at a time so ids never depend on timing.
     deadline = time.monotonic() + context.tool_timeout_s

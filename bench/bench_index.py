@@ -1,0 +1,354 @@
+"""Index benchmark: ingest throughput, search latency, HNSW recall, single-shot quality.
+
+    PYTHONPATH=. python bench/bench_index.py                      # everything, default sizes
+    PYTHONPATH=. python bench/bench_index.py --sizes 10000 --skip-quality --skip-ingest
+
+Prints markdown tables (the source of docs/benchmarks-index.md). Synthetic data is
+seeded, so runs are repeatable up to machine noise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from hopgraph.index.backend import Chunk, Scope, make_chunk_id  # noqa: E402
+from hopgraph.index.common import bm25_document, bm25_query, embed_text  # noqa: E402
+from hopgraph.index.edge import EdgeBackend  # noqa: E402
+from hopgraph.index.embed import get_embedder  # noqa: E402
+from hopgraph.index.ingest import ingest_beir  # noqa: E402
+
+SCOPE = Scope(("default",))
+
+
+def default_data() -> Path:
+    for cand in (Path("/work/shared/data"), REPO.parent / "shared" / "data"):
+        if cand.exists():
+            return cand
+    return REPO.parent / "shared" / "data"
+
+
+def pct(xs: Sequence[float], p: float) -> float:
+    s = sorted(xs)
+    k = min(len(s) - 1, max(0, int(round(p / 100 * (len(s) - 1)))))
+    return s[k]
+
+
+def timed(fn: Callable[[], Any], n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, load avg {load:.1f} at start"
+
+
+# --- 1. ingest throughput -----------------------------------------------------------------------
+
+
+def bench_ingest(data: Path, workdir: Path, docs: int, blocks: int = 5) -> tuple[dict[str, Any], EdgeBackend]:
+    """Pipeline (ingest_beir) vs the embedder alone on the same SciFact documents.
+
+    The two alternate block by block so that load from other processes hits both alike;
+    wall time and CPU time (this process, all threads) are both reported.
+    """
+    lines = [ln for ln in (data / "scifact" / "corpus.jsonl").read_text().splitlines() if ln.strip()][:docs]
+    emb = get_embedder("minilm")
+    backend = EdgeBackend(workdir / "scifact", embedder=emb)
+    size = max(1, -(-len(lines) // blocks))
+    wall = {"pipeline": 0.0, "embed": 0.0}
+    cpu = {"pipeline": 0.0, "embed": 0.0}
+    chunks = 0
+    for k in range(0, len(lines), size):
+        block = lines[k : k + size]
+        path = workdir / f"block{k}" / "corpus.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(block) + "\n")
+        w, c = time.perf_counter(), time.process_time()
+        rep = ingest_beir(backend, path, progress=False)
+        wall["pipeline"] += time.perf_counter() - w
+        cpu["pipeline"] += time.process_time() - c
+        chunks += rep.chunks
+        texts = []
+        for line in block:
+            rec = json.loads(line)
+            ch = Chunk(chunk_id="x", doc_id=str(rec["_id"]), index=0, title=rec.get("title", ""),
+                       text=rec.get("text", ""), container="default")
+            texts.append(embed_text(ch))
+        w, c = time.perf_counter(), time.process_time()
+        emb.embed_documents(texts)
+        wall["embed"] += time.perf_counter() - w
+        cpu["embed"] += time.process_time() - c
+    res = {
+        "docs": len(lines), "chunks": chunks,
+        "pipeline_cps": chunks / wall["pipeline"], "embed_cps": len(lines) / wall["embed"],
+        "overhead_pct": (wall["pipeline"] / wall["embed"] - 1) * 100,
+        "cpu_overhead_pct": (cpu["pipeline"] / cpu["embed"] - 1) * 100,
+        "pipeline_cpu_ms_per_chunk": cpu["pipeline"] / chunks * 1000,
+        "embed_cpu_ms_per_chunk": cpu["embed"] / len(lines) * 1000,
+    }
+    return res, backend
+
+
+# --- 2. search latency and HNSW recall -------------------------------------------------------------
+
+
+def synthetic(n: int, dim: int, rng: np.random.Generator, vocab: list[str]) -> tuple[list[Chunk], np.ndarray]:
+    # Clustered vectors (like real embeddings), Zipf-distributed words for BM25.
+    centers = rng.standard_normal((max(n // 100, 10), dim)).astype(np.float32)
+    assign = rng.integers(0, len(centers), n)
+    vecs = centers[assign] + 0.6 * rng.standard_normal((n, dim)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    ranks = rng.zipf(1.2, size=(n, 40)) % len(vocab)
+    chunks = [
+        Chunk(chunk_id=make_chunk_id("default", f"s{i}", 0), doc_id=f"s{i}", index=0, title=f"synthetic {i}",
+              text=" ".join(vocab[r] for r in ranks[i]), container="default", content_hash="h")
+        for i in range(n)
+    ]
+    return chunks, vecs
+
+
+def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int = 7) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    random.seed(seed)
+    emb = get_embedder("minilm")
+    vocab = [f"term{i}" for i in range(20000)]
+    backend = EdgeBackend(workdir / f"syn{n}", embedder=emb, exact_threshold=threshold)
+    chunks, vecs = synthetic(n, emb.dim, rng, vocab)
+    t = time.perf_counter()
+    for i in range(0, n, 1000):
+        part = chunks[i : i + 1000]
+        backend.upsert_vectors(part, vecs[i : i + 1000], [bm25_document(c.text) for c in part])
+    load_s = time.perf_counter() - t
+    t = time.perf_counter()
+    backend.optimize()
+    optimize_s = time.perf_counter() - t
+    # Queries: a perturbed stored vector and three words from a stored text.
+    qidx = rng.integers(0, n, queries)
+    qvecs = vecs[qidx] + 0.3 * rng.standard_normal((queries, emb.dim)).astype(np.float32)
+    qvecs /= np.linalg.norm(qvecs, axis=1, keepdims=True)
+    qtexts = [" ".join(random.sample(chunks[i].text.split(), 3)) for i in qidx]
+    qsparse = [bm25_query(t) for t in qtexts]
+
+    def run(kind: str, switch: int) -> tuple[list[float], list[list[str]]]:
+        backend.exact_threshold = switch
+        lat: list[float] = []
+        ids: list[list[str]] = []
+        for j in range(queries):
+            t0 = time.perf_counter()
+            if kind == "dense":
+                hits = backend.dense_vector_search(qvecs[j], SCOPE, 10)
+            elif kind == "text":
+                hits = backend.sparse_vector_search(qsparse[j], SCOPE, 10)
+            else:
+                hits = backend.hybrid_vector_search(qvecs[j], qsparse[j], SCOPE, 10)
+            lat.append((time.perf_counter() - t0) * 1000)
+            ids.append([h.chunk.chunk_id for h in hits])
+        return lat, ids
+
+    out: dict[str, Any] = {"n": n, "load_s": load_s, "optimize_s": optimize_s,
+                           "mode": "exact" if n < threshold else "hnsw"}
+    for kind in ("hybrid", "text", "dense"):
+        run(kind, threshold)  # warm up
+        lat, _ = run(kind, threshold)
+        out[f"{kind}_p50"] = pct(lat, 50)
+        out[f"{kind}_p95"] = pct(lat, 95)
+    # Dense both ways at this size (HNSW forced even below the threshold, to show the trade-off),
+    # and recall@10 of HNSW against brute force.
+    lat_exact, exact_ids = run("dense", 10**12)
+    lat_hnsw, hnsw_ids = run("dense", 0)
+    out["exact_dense_p50"] = pct(lat_exact, 50)
+    out["exact_dense_p95"] = pct(lat_exact, 95)
+    out["hnsw_dense_p50"] = pct(lat_hnsw, 50)
+    out["hnsw_dense_p95"] = pct(lat_hnsw, 95)
+    out["hnsw_recall10"] = statistics.mean(
+        len(set(a) & set(b)) / max(len(b), 1) for a, b in zip(hnsw_ids, exact_ids, strict=True)
+    )
+    default_ef = backend.hnsw_ef
+    for ef in (64, 256):
+        backend.hnsw_ef = ef
+        lat_ef, ids_ef = run("dense", 0)
+        out[f"hnsw_ef{ef}_p50"] = pct(lat_ef, 50)
+        out[f"hnsw_ef{ef}_recall10"] = statistics.mean(
+            len(set(a) & set(b)) / max(len(b), 1) for a, b in zip(ids_ef, exact_ids, strict=True)
+        )
+    backend.hnsw_ef = default_ef
+    backend.exact_threshold = threshold
+    # End to end: the query text is embedded by MiniLM inside search().
+    texts = [f"{qtexts[j]} what about {qtexts[(j + 1) % queries]}" for j in range(queries)]
+    for kind, fn in (("hybrid", backend.search), ("text", backend.text_search), ("dense", backend.dense_search)):
+        emb.__dict__.get("_query_cache", {}).clear()  # measure real query embedding, not the cache
+        lat = []
+        for j in range(queries):
+            t0 = time.perf_counter()
+            fn(texts[j], SCOPE, 10)
+            lat.append((time.perf_counter() - t0) * 1000)
+        out[f"e2e_{kind}_p50"] = pct(lat, 50)
+        out[f"e2e_{kind}_p95"] = pct(lat, 95)
+    backend.close()
+    return out
+
+
+# --- 3. single-shot quality ---------------------------------------------------------------------
+
+
+def load_queries(folder: Path) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
+    queries = {}
+    for line in (folder / "queries.jsonl").read_text().splitlines():
+        if line.strip():
+            rec = json.loads(line)
+            queries[str(rec["_id"])] = rec["text"]
+    qrels: dict[str, dict[str, int]] = {}
+    for i, line in enumerate((folder / "qrels.tsv").read_text().splitlines()):
+        parts = line.split("\t")
+        if i == 0 or len(parts) < 3:
+            continue
+        qrels.setdefault(parts[0], {})[parts[1]] = int(parts[2])
+    return {q: t for q, t in queries.items() if q in qrels}, qrels
+
+
+def bench_quality(
+    data: Path, workdir: Path, sets: Sequence[str], ready: dict[str, EdgeBackend]
+) -> list[dict[str, Any]]:
+    import pytrec_eval
+
+    rows = []
+    for name in sets:
+        folder = data / name
+        backend = ready.get(name) or EdgeBackend(workdir / name, embedder=get_embedder("minilm"))
+        ingest_beir(backend, folder / "corpus.jsonl", progress=False)  # unchanged docs are skipped
+        queries, qrels = load_queries(folder)
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.5", "recall.2"})
+        for mode, fn in (("BM25", backend.text_search), ("dense", backend.dense_search), ("hybrid", backend.search)):
+            run: dict[str, dict[str, float]] = {}
+            for qid, text in queries.items():
+                # Plain query text: quotes or dashes in a claim are not operators here.
+                q = text.replace('"', " ") if mode == "BM25" else text
+                if mode == "BM25":
+                    q = " ".join(w for w in q.split() if not w.startswith("-"))
+                hits = fn(q, SCOPE, 100)
+                run[qid] = {}
+                for rank, h in enumerate(hits):
+                    run[qid].setdefault(h.doc_id, float(len(hits) - rank))
+            res = evaluator.evaluate(run)
+            rows.append({
+                "set": name, "mode": mode, "queries": len(queries),
+                "ndcg10": statistics.mean(r["ndcg_cut_10"] for r in res.values()),
+                "r2": statistics.mean(r["recall_2"] for r in res.values()),
+                "r5": statistics.mean(r["recall_5"] for r in res.values()),
+            })
+        backend.close()
+    return rows
+
+
+# --- main ------------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=default_data())
+    ap.add_argument("--sizes", default="10000,100000", help="synthetic index sizes for latency")
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--threshold", type=int, default=None, help="exact/HNSW switch (default: EdgeBackend's)")
+    ap.add_argument("--ingest-docs", type=int, default=1500, help="SciFact docs for the throughput comparison")
+    ap.add_argument("--sets", default="scifact,hotpotqa_train100,musique_train100")
+    ap.add_argument("--skip-ingest", action="store_true")
+    ap.add_argument("--skip-search", action="store_true")
+    ap.add_argument("--skip-quality", action="store_true")
+    ap.add_argument("--json-out", type=Path)
+    ap.add_argument("--workdir", type=Path)
+    args = ap.parse_args()
+    from hopgraph.index.edge import DEFAULT_EXACT_THRESHOLD
+
+    threshold = args.threshold or DEFAULT_EXACT_THRESHOLD
+    tmp = tempfile.TemporaryDirectory(prefix="hopgraph-bench-")
+    workdir = args.workdir or Path(tmp.name)
+    results: dict[str, Any] = {"machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                               "threads": os.environ.get("HOPGRAPH_EMBED_THREADS", "1"), "threshold": threshold}
+    print(f"# hopgraph index benchmark\n\n{results['date']}; {results['machine']}; "
+          f"HOPGRAPH_EMBED_THREADS={results['threads']}\n", flush=True)
+    ready: dict[str, EdgeBackend] = {}
+    if not args.skip_ingest:
+        ing, backend = bench_ingest(args.data, workdir, args.ingest_docs)
+        results["ingest"] = ing
+        ready["scifact"] = backend  # quality later adds the rest of the corpus to it
+        print("## Ingest (SciFact corpus, minilm)\n")
+        print("| docs | chunks | pipeline chunks/s | embedder alone chunks/s | overhead (wall) | overhead (CPU) | "
+              "CPU ms/chunk pipeline / embedder |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        print(f"| {ing['docs']} | {ing['chunks']} | {ing['pipeline_cps']:.1f} | {ing['embed_cps']:.1f} | "
+              f"{ing['overhead_pct']:+.1f}% | {ing['cpu_overhead_pct']:+.1f}% | "
+              f"{ing['pipeline_cpu_ms_per_chunk']:.1f} / {ing['embed_cpu_ms_per_chunk']:.1f} |\n", flush=True)
+    if not args.skip_search:
+        rows = []
+        for n in [int(x) for x in args.sizes.split(",") if x]:
+            rows.append(bench_search(n, args.queries, workdir, threshold))
+            print(f"(search at {n} done)", file=sys.stderr, flush=True)
+        results["search"] = rows
+        print(f"## Search latency (ms, {args.queries} queries, limit 10, exact below {threshold} points)\n")
+        print("| points | dense index | engine hybrid p50/p95 | engine text p50/p95 | engine dense p50/p95 | "
+              "end-to-end hybrid p50/p95 | end-to-end text p50 | end-to-end dense p50 |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['n']} | {r['mode']} | {r['hybrid_p50']:.2f} / {r['hybrid_p95']:.2f} | "
+                  f"{r['text_p50']:.2f} / {r['text_p95']:.2f} | {r['dense_p50']:.2f} / {r['dense_p95']:.2f} | "
+                  f"{r['e2e_hybrid_p50']:.2f} / {r['e2e_hybrid_p95']:.2f} | {r['e2e_text_p50']:.2f} | "
+                  f"{r['e2e_dense_p50']:.2f} |")
+        print("\n## Dense: exact vs HNSW (m=16, ef_construct=100; the backend uses hnsw_ef=128)\n")
+        print("| points | exact p50/p95 ms | HNSW ef128 p50/p95 ms | recall@10 ef64 / ef128 / ef256 | "
+              "ef64 / ef256 p50 ms | bulk load s | optimize s |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['n']} | {r['exact_dense_p50']:.2f} / {r['exact_dense_p95']:.2f} | "
+                  f"{r['hnsw_dense_p50']:.2f} / {r['hnsw_dense_p95']:.2f} | {r['hnsw_ef64_recall10']:.3f} / "
+                  f"{r['hnsw_recall10']:.3f} / {r['hnsw_ef256_recall10']:.3f} | {r['hnsw_ef64_p50']:.2f} / "
+                  f"{r['hnsw_ef256_p50']:.2f} | {r['load_s']:.1f} | {r['optimize_s']:.1f} |")
+        print(flush=True)
+    if not args.skip_quality:
+        sets = [s for s in args.sets.split(",") if s]
+        rows = bench_quality(args.data, workdir, sets, ready)
+        results["quality"] = rows
+        print("## Single-shot quality (one query, no agent loop; BEIR docs as whole chunks)\n")
+        print("| set | queries | mode | nDCG@10 | R@2 | R@5 |")
+        print("|---|---:|---|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['set']} | {r['queries']} | {r['mode']} | {r['ndcg10']:.3f} | {r['r2']:.3f} | {r['r5']:.3f} |")
+        print(flush=True)
+    for b in ready.values():
+        b.close()
+    if args.json_out:
+        args.json_out.write_text(json.dumps(results, indent=2))
+    tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

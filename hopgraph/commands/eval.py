@@ -1,0 +1,52 @@
+"""hopgraph eval --data DIR: the graph against single-shot dense, BM25 and hybrid search."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from hopgraph.evals.data import EvalError
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "eval", help="evaluate retrieval on a BEIR-layout folder",
+        description="Ingests the corpus (cached per corpus and embedder), runs every judged query through the "
+                    "graph and through single-shot baselines, and reports nDCG@10, recall, MRR and costs.",
+    )
+    parser.add_argument("--data", required=True, metavar="DIR",
+                        help="folder with corpus.jsonl, queries.jsonl, qrels.tsv")
+    parser.add_argument("--queries", metavar="FILE", help="queries file (default DIR/queries.jsonl)")
+    parser.add_argument("--model", metavar="SPEC", help="model spec (default HOPGRAPH_MODEL or builtin)")
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N judged queries")
+    parser.add_argument("--out", metavar="DIR", help="where results.json, results.md and results.png go "
+                                                     "(default eval-out/<dataset>)")
+    parser.add_argument("--runs", type=int, default=1, metavar="N", help="runs per query, fused by RRF (default 1)")
+    parser.add_argument("--index", metavar="DIR", help="root of the cached evaluation indexes "
+                                                       "(default ~/.cache/hopgraph/eval-index)")
+    parser.add_argument("--embedder", metavar="SPEC", help="embedder spec (default HOPGRAPH_EMBEDDER or minilm)")
+    parser.add_argument("--depth", type=int, default=10, metavar="K", help="baseline result depth (default 10)")
+    parser.add_argument("--max-turns", type=int, metavar="N", help="turn cap of the graph runs")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from hopgraph.evals.report import markdown
+    from hopgraph.evals.runner import EvalOptions, evaluate
+
+    if args.depth < 1:
+        raise EvalError("--depth must be at least 1")
+    model = args.model or os.environ.get("HOPGRAPH_MODEL") or "builtin"
+    out = args.out or str(Path("eval-out") / Path(args.data).expanduser().resolve().name)
+    opts = EvalOptions(
+        data=args.data, queries=args.queries, model=model, limit=args.limit, out=out, runs=args.runs,
+        index=args.index, embedder=args.embedder, depth=args.depth, progress=not args.quiet,
+        max_turns=args.max_turns,
+    )
+    results = evaluate(opts)
+    print(markdown(results))
+    print(f"results in {out}/ (results.json, results.md, results.png, per_query.jsonl)")
+    return 0

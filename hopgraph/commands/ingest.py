@@ -1,0 +1,60 @@
+"""hopgraph ingest PATH...: put files, folders or a BEIR corpus.jsonl into the index."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from hopgraph.config import DEFAULT_CONTAINER
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "ingest", help="add files or folders to the index",
+        description="Ingest .txt .md .html .pdf .docx .csv .xlsx files, folders (recursively) and BEIR "
+                    "corpus.jsonl files. Unchanged files are skipped; changed ones are replaced.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--index", metavar="DIR", help="embedded index directory (default: HOPGRAPH_INDEX or per-user)")
+    where.add_argument("--url", metavar="URL", help="Qdrant server or cluster URL (default: QDRANT_URL)")
+    parser.add_argument("--container", default=DEFAULT_CONTAINER, metavar="NAME",
+                        help=f"container the documents go to (default {DEFAULT_CONTAINER})")
+    parser.add_argument("--tags", default="", metavar="A,B", help="comma-separated tags for every document")
+    parser.add_argument("--embedder", metavar="SPEC", help="minilm (default), fastembed:<model>, openai:<model>")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.set_defaults(func=run)
+
+
+def backend_from_args(args: argparse.Namespace) -> Any:
+    """The backend the --index/--url options (or QDRANT_URL, HOPGRAPH_INDEX) point at."""
+    from hopgraph.index.factory import open_backend
+
+    url = getattr(args, "url", None) or (None if getattr(args, "index", None) else os.environ.get("QDRANT_URL"))
+    return open_backend(index_dir=getattr(args, "index", None), url=url or None,
+                        embedder=getattr(args, "embedder", None))
+
+
+def run(args: argparse.Namespace) -> int:
+    from hopgraph.index.ingest import ingest_paths
+
+    tags = [t.strip() for t in args.tags.split(",") if t.strip()]
+    if not args.container.strip():
+        print("error: --container must not be empty", file=sys.stderr)
+        return 2
+    missing = [p for p in args.paths if not os.path.exists(p)]
+    if missing:
+        print(f"error: no such file or folder: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    backend = backend_from_args(args)
+    report = ingest_paths(backend, args.paths, container=args.container, tags=tags,
+                          progress=not args.no_progress and sys.stderr.isatty())
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False))
+    else:
+        print(report.summary())
+    return 0

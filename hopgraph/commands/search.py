@@ -1,0 +1,66 @@
+"""hopgraph search "query": one retrieval, no loop. Shows ranked documents and scores."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from hopgraph.config import DEFAULT_CONTAINER
+
+
+def add_parser(sub: Any) -> None:
+    parser = sub.add_parser("search", help="search the index once (no agent loop)")
+    parser.add_argument("query")
+    parser.add_argument("--mode", choices=("hybrid", "text", "dense"), default="hybrid",
+                        help="hybrid (dense + BM25, default), text (BM25; \"phrase\" and -term work) or dense")
+    parser.add_argument("--limit", type=int, default=10, metavar="N")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--index", metavar="DIR", help="embedded index directory (default: HOPGRAPH_INDEX or per-user)")
+    where.add_argument("--url", metavar="URL", help="Qdrant server or cluster URL (default: QDRANT_URL)")
+    parser.add_argument("--container", action="append", metavar="NAME",
+                        help=f"container to search (repeatable; default {DEFAULT_CONTAINER})")
+    parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="only documents with this tag")
+    parser.add_argument("--embedder", metavar="SPEC", help="the embedder the index was built with (default minilm)")
+    parser.add_argument("--json", action="store_true", help="print only a JSON list of hits")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from hopgraph.commands.ingest import backend_from_args
+    from hopgraph.index.backend import Scope, ScopeError
+
+    if args.limit < 1:
+        print("error: --limit must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        scope = Scope(tuple(args.container or [DEFAULT_CONTAINER]), tuple(args.tag))
+    except ScopeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    backend = backend_from_args(args)
+    fn = {"hybrid": backend.search, "text": backend.text_search, "dense": backend.dense_search}[args.mode]
+    # Chunk hits collapse to documents: a document ranks where its best chunk does.
+    hits = fn(args.query, scope, args.limit * 3)
+    seen: set[tuple[str, str]] = set()
+    rows = []
+    for h in hits:
+        key = (h.chunk.container, h.doc_id)
+        if key in seen:
+            continue
+        seen.add(key)
+        rows.append({"doc_id": h.doc_id, "title": h.chunk.title, "score": round(h.score, 6),
+                     "page": h.chunk.page, "container": h.chunk.container})
+        if len(rows) == args.limit:
+            break
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False))
+        return 0
+    if not rows:
+        print("(no results)")
+        return 0
+    for rank, r in enumerate(rows, start=1):
+        page = f"  p.{r['page']}" if r["page"] is not None else ""
+        print(f"{rank:>3}. {r['score']:.4f}  {r['doc_id']}  {r['title']}{page}")
+    return 0

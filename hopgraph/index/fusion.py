@@ -1,0 +1,79 @@
+"""Rank fusion and result trimming shared by every backend.
+
+Fusion runs in Python (not in the engine) so that tied scores are broken the same
+way in every process: by chunk id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from hopgraph.index.backend import Hit
+
+RRF_K = 60
+
+T = TypeVar("T")
+
+
+def rrf_fuse(rankings: Sequence[Sequence[Hit]], limit: int, k: int = RRF_K) -> list[Hit]:
+    """Reciprocal rank fusion: score = sum over lists of 1 / (k + rank), rank from 1.
+
+    Ties are broken by chunk id, so the order never depends on engine internals.
+    """
+    scores: dict[str, float] = {}
+    chunks: dict[str, Hit] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(ranking, start=1):
+            cid = hit.chunk.chunk_id
+            scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
+            chunks.setdefault(cid, hit)
+    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), cid))
+    return [Hit(chunk=chunks[cid].chunk, score=scores[cid]) for cid in order[: max(limit, 0)]]
+
+
+def rrf_ids(rankings: Sequence[Sequence[tuple[str, float]]], limit: int, k: int = RRF_K) -> list[tuple[str, float]]:
+    """RRF over ``(chunk id, engine score)`` lists; each list is first put in a fixed order
+    (score, then chunk id), so equal engine scores never depend on the engine's internal order.
+    """
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        ordered = sorted(ranking, key=lambda p: (-round(p[1], 6), p[0]))
+        for rank, (cid, _) in enumerate(ordered, start=1):
+            scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
+    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), cid))
+    return [(cid, scores[cid]) for cid in order[: max(limit, 0)]]
+
+
+def sort_hits(hits: Sequence[Hit]) -> list[Hit]:
+    """Best first, ties by chunk id (engines may order equal scores arbitrarily).
+
+    Scores are compared at 6 decimals: equal vectors can score a few ulps apart
+    depending on how the engine blocks its arithmetic.
+    """
+    return sorted(hits, key=lambda h: (-round(h.score, 6), h.chunk.chunk_id))
+
+
+def score_band(hits: Sequence[Hit], band: float | None, min_keep: int = 1) -> list[Hit]:
+    """Keeps hits while their score stays within ``band`` of the top hit.
+
+    ``band`` is relative: a hit survives if ``score >= top * (1 - band)``; trimming stops at
+    the first hit that falls out (hits are best first). ``None`` or a band >= 1 keeps
+    everything. At least ``min_keep`` hits survive. With hybrid (RRF) scores, band 0.5 keeps
+    every hit that ranked first in at least one of the two lists' equivalents.
+    """
+    hits = list(hits)
+    if band is None or band >= 1 or not hits:
+        return hits
+    if band < 0:
+        raise ValueError("score band must be >= 0")
+    top = hits[0].score
+    if top <= 0:
+        return hits
+    floor = top * (1.0 - band)
+    kept: list[Hit] = []
+    for i, h in enumerate(hits):
+        if i >= min_keep and h.score < floor:
+            break
+        kept.append(h)
+    return kept

@@ -1,0 +1,455 @@
+"""Turning files (and BEIR corpora) into chunks in a backend.
+
+Each file becomes one document: ``doc_id`` is its path relative to the ingest root,
+``content_hash`` covers its bytes, tags and the chunking settings. An unchanged file is
+skipped; a changed one is deleted and written again. Chunks of a document are stored as
+``partial`` until the last one lands (see the backends), so an interrupted ingest never
+leaves a document looking complete, and running it again finishes the job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hopgraph.index.backend import Chunk, SearchBackend, make_chunk_id
+
+log = logging.getLogger(__name__)
+
+CHUNK_TOKENS = 200
+CHUNK_OVERLAP = 30
+BATCH = 64
+# Bumped whenever chunking changes, so re-ingesting rewrites documents chunked the old way.
+CHUNKER_VERSION = "hopgraph-chunks-1"
+
+TEXT_KINDS = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
+              ".pdf": "pdf", ".docx": "docx", ".csv": "table", ".xlsx": "table"}
+
+
+@dataclass
+class IngestReport:
+    files: int = 0
+    docs: int = 0
+    """Documents written (new or changed)."""
+    unchanged: int = 0
+    chunks: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    """(path, reason) for every file not ingested."""
+    seconds: float = 0.0
+
+    def summary(self) -> str:
+        rate = self.chunks / self.seconds if self.seconds > 0 else 0.0
+        lines = [
+            f"ingested {self.docs} documents ({self.chunks} chunks, {rate:.0f} chunks/s), "
+            f"{self.unchanged} unchanged, {len(self.skipped)} skipped, in {self.seconds:.1f}s"
+        ]
+        lines += [f"  skipped {path}: {reason}" for path, reason in self.skipped]
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"files": self.files, "docs": self.docs, "unchanged": self.unchanged, "chunks": self.chunks,
+                "skipped": [{"path": p, "reason": r} for p, r in self.skipped], "seconds": round(self.seconds, 3)}
+
+
+@dataclass
+class Section:
+    """A piece of a loaded file: text plus the page it came from (PDF) or None."""
+
+    text: str
+    page: int | None = None
+
+
+@dataclass
+class Loaded:
+    title: str
+    kind: str
+    sections: list[Section]
+
+
+# --- chunking ---------------------------------------------------------------------------
+
+
+class Chunker:
+    """Token-sized chunks (cl100k tokens, counted offline) with overlap."""
+
+    def __init__(self, chunk_tokens: int = CHUNK_TOKENS, overlap: int = CHUNK_OVERLAP) -> None:
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+        from hopgraph.tokens import get_encoding
+
+        enc = get_encoding()
+        self.chunk_tokens = chunk_tokens
+        self.overlap = overlap
+
+        def length(text: str) -> int:
+            return len(enc.encode(text, disallowed_special=()))
+
+        self._splitter = RecursiveCharacterTextSplitter(
+            chunk_size=chunk_tokens, chunk_overlap=overlap, length_function=length
+        )
+
+    def split(self, text: str) -> list[str]:
+        return [t.strip() for t in self._splitter.split_text(text) if t.strip()]
+
+    @property
+    def signature(self) -> str:
+        return f"{CHUNKER_VERSION}:{self.chunk_tokens}:{self.overlap}"
+
+
+# --- loaders ------------------------------------------------------------------------------
+
+
+def _loaders() -> Any:
+    """langchain-community's document loaders, without its import-time deprecation notice."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from langchain_community import document_loaders
+    return document_loaders
+
+
+def _stem_title(path: Path) -> str:
+    return path.stem.replace("_", " ").replace("-", " ").strip() or path.name
+
+
+def _load_text(path: Path) -> Loaded:
+    docs = _loaders().TextLoader(str(path), autodetect_encoding=True).load()
+    text = "\n".join(d.page_content for d in docs)
+    kind = TEXT_KINDS.get(path.suffix.lower(), "txt")
+    title = _stem_title(path)
+    if kind == "md":
+        m = re.search(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", text, re.MULTILINE)
+        if m:
+            title = m.group(1).strip()
+    return Loaded(title=title, kind=kind, sections=[Section(text)])
+
+
+def _load_html(path: Path) -> Loaded:
+    docs = _loaders().BSHTMLLoader(str(path), bs_kwargs={"features": "html.parser"}, get_text_separator="\n").load()
+    text = "\n".join(d.page_content for d in docs)
+    text = re.sub(r"\n\s*\n+", "\n\n", text)
+    title = str(docs[0].metadata.get("title") or "").strip() if docs else ""
+    return Loaded(title=title or _stem_title(path), kind="html", sections=[Section(text)])
+
+
+def _load_pdf(path: Path) -> Loaded:
+    # pypdf logs warnings about damaged files; the failure itself is reported in the summary.
+    pdf_log = logging.getLogger("pypdf")
+    level = pdf_log.level
+    pdf_log.setLevel(logging.ERROR)
+    try:
+        pages = _loaders().PyPDFLoader(str(path)).load()
+    finally:
+        pdf_log.setLevel(level)
+    title = ""
+    if pages:
+        title = str(pages[0].metadata.get("title") or "").strip()
+    sections = [Section(p.page_content, int(p.metadata.get("page", i)) + 1) for i, p in enumerate(pages)]
+    return Loaded(title=title or _stem_title(path), kind="pdf", sections=sections)
+
+
+def _load_docx(path: Path) -> Loaded:
+    docs = _loaders().Docx2txtLoader(str(path)).load()
+    text = re.sub(r"\n\s*\n+", "\n\n", "\n".join(d.page_content for d in docs))
+    return Loaded(title=_stem_title(path), kind="docx", sections=[Section(text)])
+
+
+def _load_csv(path: Path) -> Loaded:
+    rows = _loaders().CSVLoader(str(path), autodetect_encoding=True).load()
+    text = "\n\n".join(r.page_content for r in rows)
+    return Loaded(title=_stem_title(path), kind="table", sections=[Section(text)])
+
+
+def _load_xlsx(path: Path) -> Loaded:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+    parts: list[str] = []
+    try:
+        for ws in wb.worksheets:
+            rows = ws.iter_rows(values_only=True)
+            header = next(rows, None)
+            if header is None:
+                continue
+            names = [str(h) if h is not None else f"column {i + 1}" for i, h in enumerate(header)]
+            parts.append(f"Sheet: {ws.title}")
+            for row in rows:
+                cells = [f"{n}: {v}" for n, v in zip(names, row, strict=False) if v is not None and str(v).strip()]
+                if cells:
+                    parts.append("\n".join(cells))
+    finally:
+        wb.close()
+    return Loaded(title=_stem_title(path), kind="table", sections=[Section("\n\n".join(parts))])
+
+
+LOADERS: dict[str, Callable[[Path], Loaded]] = {
+    ".txt": _load_text, ".text": _load_text, ".md": _load_text, ".markdown": _load_text,
+    ".html": _load_html, ".htm": _load_html, ".pdf": _load_pdf, ".docx": _load_docx,
+    ".csv": _load_csv, ".xlsx": _load_xlsx,
+}
+
+
+def summary_line(title: str, text: str, limit: int = 200) -> str:
+    """One line describing the document: its title and first sentence, trimmed."""
+    flat = " ".join(text.split())
+    m = re.match(r"(.+?[.!?。！？])(\s|$)", flat)
+    first = m.group(1) if m else flat
+    line = f"{title}: {first}" if title and not first.startswith(title) else (first or title)
+    if len(line) > limit:
+        line = line[: limit - 1].rstrip() + "…"
+    return line
+
+
+def _hash(data: bytes, tags: Sequence[str], signature: str) -> str:
+    h = hashlib.sha256()
+    h.update(signature.encode())
+    h.update(b"\0" + ",".join(sorted(tags)).encode() + b"\0")
+    h.update(data)
+    return h.hexdigest()
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+class _Writer:
+    """Buffers chunks of several documents and writes them in batches."""
+
+    def __init__(self, backend: SearchBackend, batch: int, on_write: Callable[[int], None]) -> None:
+        self.backend = backend
+        self.batch = batch
+        self.buf: list[Chunk] = []
+        self.on_write = on_write
+
+    def add(self, chunks: Iterable[Chunk]) -> None:
+        for c in chunks:
+            self.buf.append(c)
+            if len(self.buf) >= self.batch:
+                self.flush()
+
+    def flush(self) -> None:
+        if self.buf:
+            self.backend.upsert(self.buf)
+            self.on_write(len(self.buf))
+            self.buf = []
+
+
+def _make_chunks(doc_id: str, loaded: Loaded, container: str, tags: Sequence[str], source: str,
+                 content_hash: str, chunker: Chunker | None) -> list[Chunk]:
+    pieces: list[tuple[str, int | None]] = []
+    for sec in loaded.sections:
+        if chunker is None:
+            if sec.text.strip():
+                pieces.append((sec.text.strip(), sec.page))
+        else:
+            pieces += [(t, sec.page) for t in chunker.split(sec.text)]
+    full = " ".join(s.text for s in loaded.sections)
+    context = summary_line(loaded.title, full)
+    return [
+        Chunk(chunk_id=make_chunk_id(container, doc_id, i), doc_id=doc_id, index=i, title=loaded.title, text=t,
+              container=container, page=page, tags=tuple(tags), context=context, source=source, kind=loaded.kind,
+              content_hash=content_hash, chunk_count=len(pieces))
+        for i, (t, page) in enumerate(pieces)
+    ]
+
+
+def _walk(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path]]:
+    """(file, root) pairs: files given directly have their folder as root."""
+    for raw in paths:
+        p = Path(raw).expanduser()
+        if p.is_dir():
+            for f in sorted(p.rglob("*")):
+                rel = f.relative_to(p)
+                if any(part.startswith(".") for part in rel.parts):
+                    continue
+                if f.is_file():
+                    yield f, p
+        else:
+            yield p, p.parent
+
+
+def _progress(total: int | None, unit: str, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, file=sys.stderr, disable=not enabled, dynamic_ncols=True, smoothing=0.1)
+
+
+def _finish(backend: SearchBackend, report: IngestReport) -> None:
+    flush = getattr(backend, "flush", None)
+    if callable(flush):
+        flush()
+    # The embedded shard builds its HNSW graph only when asked; do it once the index is big enough.
+    optimize = getattr(backend, "optimize", None)
+    threshold = getattr(backend, "exact_threshold", None)
+    if callable(optimize) and threshold is not None and report.chunks and backend.count() >= threshold:
+        optimize()
+
+
+def ingest_paths(
+    backend: SearchBackend,
+    paths: Sequence[str | Path],
+    container: str = "default",
+    tags: Sequence[str] = (),
+    progress: bool = True,
+    *,
+    chunk_tokens: int = CHUNK_TOKENS,
+    overlap: int = CHUNK_OVERLAP,
+    batch: int = BATCH,
+) -> IngestReport:
+    """Ingests files and folders (recursively). A ``corpus.jsonl`` is read as a BEIR corpus."""
+    t0 = time.monotonic()
+    report = IngestReport()
+    chunker = Chunker(chunk_tokens, overlap)
+    files = list(_walk(paths))
+    bar = _progress(len(files), "file", progress)
+
+    def wrote(n: int) -> None:
+        report.chunks += n
+        bar.set_postfix(chunks=report.chunks, refresh=False)
+
+    writer = _Writer(backend, batch, wrote)
+    seen: dict[str, str] = {}
+    try:
+        for f, root in files:
+            report.files += 1
+            bar.update(1)
+            if not f.exists():
+                report.skipped.append((str(f), "no such file"))
+                continue
+            if f.name == "corpus.jsonl":
+                writer.flush()
+                sub = ingest_beir(backend, f, container, tags, progress=False, batch=batch, finish=False)
+                report.docs += sub.docs
+                report.unchanged += sub.unchanged
+                report.chunks += sub.chunks
+                report.skipped += sub.skipped
+                continue
+            loader = LOADERS.get(f.suffix.lower())
+            if loader is None:
+                report.skipped.append((str(f), f"unsupported file type {f.suffix or '(none)'}"))
+                continue
+            doc_id = f.relative_to(root).as_posix()
+            try:
+                data = f.read_bytes()
+                content_hash = _hash(data, tags, chunker.signature)
+                if backend.document_hash(doc_id, container) == content_hash:
+                    report.unchanged += 1
+                    continue
+                loaded = loader(f)
+                chunks = _make_chunks(doc_id, loaded, container, tags, str(f.resolve()), content_hash, chunker)
+            except Exception as exc:  # a broken file must not stop the rest
+                from hopgraph.index.backend import BackendError
+
+                if isinstance(exc, BackendError):
+                    raise
+                report.skipped.append((str(f), f"{type(exc).__name__}: {_one_line(exc)}"))
+                continue
+            if not chunks:
+                report.skipped.append((str(f), "no text found"))
+                continue
+            if doc_id in seen:
+                report.skipped.append((str(f), f"same document id {doc_id!r} as {seen[doc_id]}"))
+                continue
+            seen[doc_id] = str(f)
+            # Old version out first (the buffer never holds this document's chunks yet); the
+            # new one stays invisible until its last chunk is stored.
+            backend.delete_document(doc_id, container)
+            writer.add(chunks)
+            report.docs += 1
+        writer.flush()
+        _finish(backend, report)
+    finally:
+        bar.close()
+        report.seconds = time.monotonic() - t0
+    return report
+
+
+def ingest_beir(
+    backend: SearchBackend,
+    corpus_path: str | Path,
+    container: str = "default",
+    tags: Sequence[str] = (),
+    progress: bool = True,
+    *,
+    chunk_tokens: int | None = None,
+    overlap: int = CHUNK_OVERLAP,
+    batch: int = BATCH,
+    limit: int | None = None,
+    finish: bool = True,
+) -> IngestReport:
+    """Ingests a BEIR ``corpus.jsonl`` (``_id``, ``title``, ``text``); ``_id`` becomes the doc_id.
+
+    BEIR documents are passages, so by default each is one chunk (``chunk_tokens=None``);
+    pass a size to split long ones.
+    """
+    t0 = time.monotonic()
+    path = Path(corpus_path)
+    report = IngestReport()
+    chunker = Chunker(chunk_tokens, overlap) if chunk_tokens else None
+    signature = chunker.signature if chunker else f"{CHUNKER_VERSION}:beir-whole"
+    try:
+        with path.open("rb") as fh:
+            lines = fh.readlines()
+    except OSError as exc:
+        report.skipped.append((str(path), f"cannot read: {exc.strerror or exc}"))
+        return report
+    if limit is not None:
+        lines = lines[:limit]
+    bar = _progress(len(lines), "doc", progress)
+
+    def wrote(n: int) -> None:
+        report.chunks += n
+        bar.set_postfix(chunks=report.chunks, refresh=False)
+
+    writer = _Writer(backend, batch, wrote)
+    seen: set[str] = set()
+    try:
+        for lineno, raw in enumerate(lines, start=1):
+            bar.update(1)
+            if not raw.strip():
+                continue
+            report.files += 1
+            try:
+                rec = json.loads(raw)
+                doc_id = str(rec["_id"])
+            except (ValueError, KeyError, TypeError) as exc:
+                report.skipped.append((f"{path}:{lineno}", f"bad record: {_one_line(exc)}"))
+                continue
+            title = str(rec.get("title") or "").strip()
+            text = str(rec.get("text") or "").strip()
+            if not text and not title:
+                report.skipped.append((f"{path}:{lineno}", "no text found"))
+                continue
+            content_hash = _hash(raw.strip(), tags, signature)
+            if backend.document_hash(doc_id, container) == content_hash:
+                report.unchanged += 1
+                continue
+            loaded = Loaded(title=title, kind="beir", sections=[Section(text or title)])
+            chunks = _make_chunks(doc_id, loaded, container, tags, f"{path}#{doc_id}", content_hash, chunker)
+            if doc_id in seen:
+                report.skipped.append((f"{path}:{lineno}", f"duplicate _id {doc_id!r}"))
+                continue
+            seen.add(doc_id)
+            backend.delete_document(doc_id, container)
+            writer.add(chunks)
+            report.docs += 1
+        writer.flush()
+        if finish:
+            _finish(backend, report)
+    finally:
+        bar.close()
+        report.seconds = time.monotonic() - t0
+    return report
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__

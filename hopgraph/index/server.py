@@ -1,0 +1,360 @@
+"""A Qdrant server or cluster as the backend, through qdrant-client.
+
+Same schema, same BM25 vectors (qdrant-edge's Bm25, IDF applied by the collection) and
+the same Python-side fusion as the embedded backend, so both rank alike.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import threading
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+
+from hopgraph.index.backend import (
+    BackendError,
+    Chunk,
+    Document,
+    Hit,
+    Scope,
+    SearchBackend,
+    make_chunk_id,
+    point_id,
+)
+from hopgraph.index.common import (
+    DENSE,
+    KEYWORD_FIELDS,
+    READY,
+    SPARSE,
+    STATUS,
+    assemble_document,
+    bm25_document,
+    bm25_query,
+    chunk_payload,
+    embed_text,
+    is_whole,
+    parse_text_query,
+    payload_chunk,
+)
+from hopgraph.index.embed import Embedder, get_embedder
+from hopgraph.index.fusion import rrf_ids, score_band, sort_hits
+
+T = TypeVar("T")
+
+DEFAULT_PREFETCH = 40
+_SCROLL_PAGE = 256
+
+
+class ServerBackend(SearchBackend):
+    """``url``/``api_key`` default to QDRANT_URL / QDRANT_API_KEY; ``client`` injects a ready
+    ``QdrantClient`` (tests use ``QdrantClient(":memory:")``). ``score_band`` as in EdgeBackend."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        api_key: str | None = None,
+        collection: str = "hopgraph",
+        embedder: Embedder | str | None = None,
+        client: Any = None,
+        *,
+        timeout_s: float = 10.0,
+        connect_timeout_s: float = 3.0,
+        score_band: float | None = None,
+        prefetch: int = DEFAULT_PREFETCH,
+        hnsw_ef: int | None = None,
+    ) -> None:
+        from qdrant_client import QdrantClient
+        from qdrant_client import models as qm
+
+        self._qm = qm
+        self.collection = collection
+        self.score_band = score_band
+        self.prefetch = prefetch
+        self.hnsw_ef = hnsw_ef
+        self._lock = threading.Lock()
+        self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder)
+        if client is not None:
+            self.url = "(client)"
+            self._client = client
+        else:
+            self.url = url or os.environ.get("QDRANT_URL") or "http://localhost:6333"
+            key = api_key or os.environ.get("QDRANT_API_KEY") or None
+            # A short timeout for the first contact, so a dead server fails fast.
+            probe = QdrantClient(url=self.url, api_key=key, timeout=int(max(connect_timeout_s, 1)),
+                                 check_compatibility=False)
+            try:
+                probe.get_collections()
+            except Exception as exc:
+                raise BackendError(f"cannot reach Qdrant at {self.url}: {_short(exc)}") from exc
+            finally:
+                probe.close()
+            self._client = QdrantClient(url=self.url, api_key=key, timeout=int(max(timeout_s, 1)),
+                                        check_compatibility=False)
+        self._local = type(getattr(self._client, "_client", None)).__name__ == "QdrantLocal"
+        self._ensure_collection()
+
+    # --- setup ---------------------------------------------------------------------
+
+    def _call(self, fn: Callable[[], T]) -> T:
+        try:
+            with warnings.catch_warnings():
+                # Local mode warns that payload indexes and search params do nothing there.
+                warnings.simplefilter("ignore", UserWarning)
+                return fn()
+        except BackendError:
+            raise
+        except Exception as exc:
+            raise BackendError(f"Qdrant at {self.url}: {_short(exc)}") from exc
+
+    def _ensure_collection(self) -> None:
+        qm = self._qm
+        c = self._client
+        name = self.collection
+        emb_name = getattr(self.embedder, "name", type(self.embedder).__name__)
+        with self._lock:
+            if self._call(lambda: c.collection_exists(name)):
+                info = self._call(lambda: c.get_collection(name))
+                vectors = info.config.params.vectors
+                dense_params = vectors.get(DENSE) if isinstance(vectors, dict) else None
+                size = dense_params.size if dense_params is not None else None
+                if size != self.embedder.dim:
+                    raise BackendError(
+                        f"collection {name!r} at {self.url} has dense size {size}, but embedder "
+                        f"{emb_name!r} makes {self.embedder.dim}: use the embedder it was built with"
+                    )
+                meta = getattr(info.config, "metadata", None) or {}
+                built = meta.get("hopgraph_embedder")
+                if built and built != emb_name:
+                    raise BackendError(
+                        f"collection {name!r} at {self.url} was built with embedder {built!r}, not {emb_name!r}"
+                    )
+                return
+            self._call(
+                lambda: c.create_collection(
+                    name,
+                    vectors_config={DENSE: qm.VectorParams(size=self.embedder.dim, distance=qm.Distance.COSINE)},
+                    sparse_vectors_config={SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+                    metadata={"hopgraph_embedder": emb_name, "hopgraph_schema": 1},
+                )
+            )
+            for fld in KEYWORD_FIELDS:
+                self._index_field(fld, qm.PayloadSchemaType.KEYWORD)
+            self._index_field("index", qm.PayloadSchemaType.INTEGER)
+
+    def _index_field(self, field: str, schema: Any) -> None:
+        c = self._client
+        self._call(lambda: c.create_payload_index(self.collection, field_name=field, field_schema=schema))
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):  # closing a dead connection is not an error
+            self._client.close()
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _filter(self, scope: Scope, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
+        qm = self._qm
+        must: list[Any] = [
+            qm.FieldCondition(key="container", match=qm.MatchAny(any=list(scope.containers))),
+            qm.FieldCondition(key=STATUS, match=qm.MatchValue(value=READY)),
+        ]
+        must += [qm.FieldCondition(key="tags", match=qm.MatchValue(value=t)) for t in scope.tags]
+        must += list(extra)
+        return qm.Filter(must=must, must_not=list(must_not) or None)
+
+    def _params(self) -> Any:
+        if self._local or self.hnsw_ef is None:
+            return None
+        return self._qm.SearchParams(hnsw_ef=self.hnsw_ef)
+
+    @staticmethod
+    def _sparse(sv: Any) -> Any:
+        from qdrant_client import models as qm
+
+        return qm.SparseVector(indices=list(sv.indices), values=[float(v) for v in sv.values])
+
+    def _req(self, using: str, query: Any, flt: Any, limit: int, with_payload: Any = True) -> Any:
+        qm = self._qm
+        return qm.QueryRequest(
+            query=query, using=using, filter=flt, limit=limit, with_payload=with_payload, with_vector=False,
+            params=self._params() if using == DENSE else None,
+        )
+
+    def _run(self, reqs: list[Any]) -> list[list[Hit]]:
+        c = self._client
+        res = self._call(lambda: c.query_batch_points(self.collection, requests=reqs))
+        return [sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in r.points])
+                for r in res]
+
+    def _trim(self, hits: list[Hit], limit: int) -> list[Hit]:
+        return score_band(hits[:limit], self.score_band)
+
+    # --- queries with pre-computed vectors ----------------------------------------------
+
+    def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
+        if limit <= 0:
+            return []
+        return self._trim(self._run([self._req(DENSE, [float(x) for x in vec], self._filter(scope), limit)])[0], limit)
+
+    def sparse_vector_search(
+        self, sparse: Any, scope: Scope, limit: int, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()
+    ) -> list[Hit]:
+        if limit <= 0 or not list(sparse.indices):
+            return []
+        req = self._req(SPARSE, self._sparse(sparse), self._filter(scope, extra, must_not), limit)
+        return self._trim(self._run([req])[0], limit)
+
+    def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
+        """Two lists (chunk ids only) in one batch request, RRF in Python, then the top payloads."""
+        if limit <= 0:
+            return []
+        depth = max(self.prefetch, limit)
+        flt = self._filter(scope)
+        reqs = [self._req(DENSE, [float(x) for x in vec], flt, depth, ["chunk_id"])]
+        if list(sparse.indices):
+            reqs.append(self._req(SPARSE, self._sparse(sparse), flt, depth, ["chunk_id"]))
+        c = self._client
+        res = self._call(lambda: c.query_batch_points(self.collection, requests=reqs))
+        fused = rrf_ids([[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in r.points]
+                         for r in res], limit)
+        if not fused:
+            return []
+        ids = [point_id(cid) for cid, _ in fused]
+        recs = self._call(lambda: c.retrieve(self.collection, ids=ids, with_payload=True, with_vectors=False))
+        chunks = {str(r.id): payload_chunk(r.payload or {}) for r in recs}
+        hits = [
+            Hit(chunk=chunks[pid], score=score) for pid, (_, score) in zip(ids, fused, strict=True) if pid in chunks
+        ]
+        return score_band(hits, self.score_band)
+
+    # --- SearchBackend ---------------------------------------------------------------
+
+    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        if not query.strip():
+            return []
+        return self.hybrid_vector_search(self.embedder.embed_query(query), bm25_query(query), scope, limit)
+
+    def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        if not query.strip():
+            return []
+        return self.dense_vector_search(self.embedder.embed_query(query), scope, limit)
+
+    def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        qm = self._qm
+        parsed = parse_text_query(query)
+        extra = [
+            qm.Filter(should=[
+                qm.FieldCondition(key="text", match=qm.MatchPhrase(phrase=p)),
+                qm.FieldCondition(key="title", match=qm.MatchPhrase(phrase=p)),
+            ])
+            for p in parsed.phrases
+        ]
+        must_not: list[Any] = []
+        for term in parsed.excluded:
+            must_not.append(qm.FieldCondition(key="text", match=qm.MatchText(text=term)))
+            must_not.append(qm.FieldCondition(key="title", match=qm.MatchText(text=term)))
+        return self.sparse_vector_search(bm25_query(parsed.positive_text), scope, limit, extra, must_not)
+
+    def read(self, doc_id: str, scope: Scope) -> Document | None:
+        qm = self._qm
+        flt = self._filter(scope, [qm.FieldCondition(key="doc_id", match=qm.MatchValue(value=doc_id))])
+        chunks = [payload_chunk(r.payload or {}) for r in self._scroll(flt)]
+        return assemble_document(doc_id, chunks, scope.containers)
+
+    def _scroll(self, flt: Any) -> list[Any]:
+        c = self._client
+        out: list[Any] = []
+        offset: Any = None
+
+        def page(o: Any) -> tuple[list[Any], Any]:
+            return c.scroll(
+                self.collection, scroll_filter=flt, limit=_SCROLL_PAGE, offset=o, with_payload=True, with_vectors=False
+            )
+
+        while True:
+            records, offset = self._call(functools.partial(page, offset))
+            out.extend(records)
+            if offset is None or not records:
+                return out
+
+    # --- writes --------------------------------------------------------------------------
+
+    def upsert(self, chunks: Sequence[Chunk]) -> None:
+        chunks = list(chunks)
+        if not chunks:
+            return
+        texts = [embed_text(c) for c in chunks]
+        dense = self.embedder.embed_documents(texts)
+        self.upsert_vectors(chunks, dense, [bm25_document(t) for t in texts])
+
+    def upsert_vectors(self, chunks: Sequence[Chunk], dense: np.ndarray, sparse: Sequence[Any]) -> None:
+        """As EdgeBackend.upsert_vectors: a document turns ``ready`` once all its chunks are stored."""
+        qm = self._qm
+        c = self._client
+        groups: dict[tuple[str, str], list[Chunk]] = {}
+        for ch in chunks:
+            groups.setdefault((ch.container, ch.doc_id), []).append(ch)
+        whole = {key for key, cs in groups.items() if is_whole(cs)}
+        points = [
+            qm.PointStruct(
+                id=point_id(ch.chunk_id),
+                vector={DENSE: [float(x) for x in d], SPARSE: self._sparse(s)},
+                payload=chunk_payload(ch, complete=(ch.container, ch.doc_id) in whole),
+            )
+            for ch, d, s in zip(chunks, dense, sparse, strict=True)
+        ]
+        self._call(lambda: c.upsert(self.collection, points=points, wait=True))
+        for key, cs in groups.items():
+            if key not in whole:
+                self._mark_if_complete(cs[0])
+
+    def _doc_filter(self, container: str | None, doc_id: str, extra: Sequence[Any] = ()) -> Any:
+        qm = self._qm
+        must: list[Any] = [qm.FieldCondition(key="doc_id", match=qm.MatchValue(value=doc_id))]
+        if container is not None:
+            must.append(qm.FieldCondition(key="container", match=qm.MatchValue(value=container)))
+        return qm.Filter(must=must + list(extra))
+
+    def _mark_if_complete(self, ch: Chunk) -> None:
+        qm = self._qm
+        c = self._client
+        flt = self._doc_filter(
+            ch.container, ch.doc_id,
+            [qm.FieldCondition(key="content_hash", match=qm.MatchValue(value=ch.content_hash))],
+        )
+        n = self._call(lambda: c.count(self.collection, count_filter=flt, exact=True).count)
+        if n >= ch.chunk_count:
+            self._call(lambda: c.set_payload(self.collection, payload={STATUS: READY}, points=flt, wait=True))
+
+    def delete_document(self, doc_id: str, container: str | None = None) -> int:
+        qm = self._qm
+        c = self._client
+        flt = self._doc_filter(container, doc_id)
+        n = int(self._call(lambda: c.count(self.collection, count_filter=flt, exact=True).count))
+        if n:
+            self._call(lambda: c.delete(self.collection, points_selector=qm.FilterSelector(filter=flt), wait=True))
+        return n
+
+    def document_hash(self, doc_id: str, container: str) -> str | None:
+        c = self._client
+        pid = point_id(make_chunk_id(container, doc_id, 0))
+        recs = self._call(lambda: c.retrieve(self.collection, ids=[pid], with_payload=True, with_vectors=False))
+        if not recs:
+            return None
+        payload = recs[0].payload or {}
+        if payload.get(STATUS) != READY:
+            return None
+        return str(payload.get("content_hash") or "") or None
+
+    def count(self) -> int:
+        c = self._client
+        return int(self._call(lambda: c.count(self.collection, exact=True).count))
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__

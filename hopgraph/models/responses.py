@@ -1,0 +1,526 @@
+"""A LangChain chat model that speaks the OpenAI Responses API.
+
+Each model call is one logical request: one ``Idempotency-Key`` shared by all its retries, so
+a retry after a lost reply replays the provider's answer instead of running the model again.
+The model's output items (reasoning, messages, function calls) are kept verbatim on the
+AIMessage and sent back as they came on the next call; alternatively (``chain=True``) the
+provider keeps the history and we send only ``previous_response_id`` plus the new items.
+
+Provider options pass through: ``service_tier``, ``reasoning_effort`` (or ``reasoning``),
+``max_output_tokens``, ``background`` and anything else the endpoint accepts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import inspect
+import json
+import os
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.messages.ai import UsageMetadata
+from langchain_core.messages.tool import InvalidToolCall, ToolCall
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import ConfigDict, Field, PrivateAttr
+
+TERMINAL = ("completed", "incomplete", "failed", "cancelled")
+RETRY_STATUS = (408, 409, 429, 500, 502, 503, 504)
+OPTIONS_ENV = "HOPGRAPH_RESPONSES_OPTIONS"
+RAW_KEY = "responses_output"  # AIMessage.additional_kwargs key holding the raw output items
+
+
+class ResponsesError(RuntimeError):
+    """A Responses API call that cannot succeed as asked."""
+
+
+class ResponsesContentFilterError(ResponsesError):
+    pass
+
+
+class ResponsesStateExpiredError(ResponsesError):
+    """The provider no longer has the stored response a chained conversation continues from."""
+
+
+class ResponsesTimeoutError(ResponsesError, TimeoutError):
+    pass
+
+
+class ResponsesChatModel(BaseChatModel):
+    """Chat model over ``POST /responses`` (OpenAI, Azure OpenAI, or a compatible server)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    model_name: str = Field(alias="model")
+    base_url: str | None = None
+    api_key: str | None = Field(default=None, repr=False)
+    timeout: float = 120.0
+    """Seconds per HTTP request."""
+    max_retries: int = 4
+    """Retries of one request on 429, 5xx, timeouts and connection errors."""
+    retry_base_s: float = 0.5
+    retry_max_s: float = 20.0
+    background: bool = False
+    """Run as a background response and poll until it ends."""
+    poll_interval_s: float = 1.0
+    background_timeout_s: float = 900.0
+    """Longest wait for a background response before it is cancelled."""
+    chain: bool = False
+    """Send ``previous_response_id`` (provider-stored history) instead of the whole history."""
+    store: bool | None = None
+    """Defaults to True when ``chain`` or ``background`` need it, else False."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    """Extra request fields passed through (``service_tier``, ``reasoning``, ``max_output_tokens`` ...)."""
+    azure_endpoint: str | None = None
+    api_version: str | None = None
+    default_headers: dict[str, str] | None = None
+
+    _client: Any = PrivateAttr(default=None)
+    _create_params: frozenset[str] = PrivateAttr(default=frozenset())
+
+    @property
+    def _llm_type(self) -> str:
+        return "openai-responses"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {"model_name": self.model_name, "base_url": self.base_url, "chain": self.chain}
+
+    # --- client -----------------------------------------------------------------------
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = self._make_client()
+        return self._client
+
+    def _make_client(self) -> Any:
+        import openai
+
+        # Our own retry loop owns retries so every attempt carries the same Idempotency-Key.
+        common: dict[str, Any] = {
+            "timeout": self.timeout,
+            "max_retries": 0,
+            "default_headers": self.default_headers,
+        }
+        if self.azure_endpoint:
+            return openai.AzureOpenAI(
+                azure_endpoint=self.azure_endpoint,
+                api_version=self.api_version or os.environ.get("OPENAI_API_VERSION") or "2025-04-01-preview",
+                api_key=self.api_key or os.environ.get("AZURE_OPENAI_API_KEY"),
+                **common,
+            )
+        key = self.api_key or os.environ.get("OPENAI_API_KEY") or ("not-needed" if self.base_url else None)
+        if not key:
+            raise ResponsesError("OPENAI_API_KEY is not set; set it or point the model at a server with a base URL")
+        return openai.OpenAI(base_url=self.base_url, api_key=key, **common)
+
+    def _known_params(self) -> frozenset[str]:
+        if not self._create_params:
+            from openai.resources.responses.responses import Responses
+
+            self._create_params = frozenset(inspect.signature(Responses.create).parameters) - {"self"}
+        return self._create_params
+
+    # --- tools ------------------------------------------------------------------------
+
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable | Any],
+        *,
+        tool_choice: str | dict | None = None,
+        strict: bool | None = None,
+        parallel_tool_calls: bool | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        """Bind tools as Responses-API function tools (``strict`` schemas when asked)."""
+        converted = [_to_responses_tool(t, strict) for t in tools]
+        if tool_choice is not None:
+            kwargs["tool_choice"] = _tool_choice(tool_choice)
+        if parallel_tool_calls is not None:
+            kwargs["parallel_tool_calls"] = parallel_tool_calls
+        return super().bind(tools=converted, **kwargs)
+
+    # --- generation -------------------------------------------------------------------
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        body = self._request_body(messages, **kwargs)
+        resp = self._create(body)
+        if resp.get("status") not in TERMINAL:
+            resp = self._wait(resp)
+        return ChatResult(generations=[ChatGeneration(message=self._to_message(resp, body))])
+
+    def _request_body(self, messages: list[BaseMessage], **kwargs: Any) -> dict[str, Any]:
+        opts = {**self.options, **kwargs}
+        background = bool(opts.pop("background", self.background))
+        chain = bool(opts.pop("chain", self.chain))
+        store = opts.pop("store", self.store)
+        if store is None:
+            store = chain or background
+        if (chain or background) and not store:
+            raise ResponsesError("chain and background need store=True")
+        effort = opts.pop("reasoning_effort", None)
+        if effort:
+            opts["reasoning"] = {**opts.get("reasoning", {}), "effort": effort}
+        if opts.get("reasoning") and not store:
+            # Stateless reasoning carries over between turns only as encrypted content.
+            include = list(opts.get("include") or [])
+            if "reasoning.encrypted_content" not in include:
+                opts["include"] = [*include, "reasoning.encrypted_content"]
+
+        instructions = "\n\n".join(_text(m.content) for m in messages if isinstance(m, SystemMessage)) or None
+        rest = [m for m in messages if not isinstance(m, SystemMessage)]
+        previous_id = None
+        if chain:
+            idx = _last_stored_index(rest)
+            if idx is not None:
+                previous_id = rest[idx].response_metadata["response_id"]
+                rest = rest[idx + 1 :]
+        body: dict[str, Any] = {
+            "model": self.model_name,
+            "input": _to_input(rest, keep_ids=bool(store)),
+            "store": bool(store),
+            **opts,
+        }
+        if instructions:
+            body["instructions"] = instructions
+        if previous_id:
+            body["previous_response_id"] = previous_id
+        if background:
+            body["background"] = True
+        return body
+
+    def _create(self, body: dict[str, Any]) -> dict[str, Any]:
+        known = self._known_params()
+        direct = {k: v for k, v in body.items() if k in known}
+        extra = {k: v for k, v in body.items() if k not in known}
+        # One key per logical request, reused by every retry of it.
+        headers = {"Idempotency-Key": f"hopgraph-{uuid.uuid4().hex}"}
+        try:
+            resp = self._retrying(
+                lambda: self.client.responses.create(**direct, extra_body=extra or None, extra_headers=headers)
+            )
+        except Exception as exc:
+            raise self._translate(exc, body) from exc
+        return _dump(resp)
+
+    def _wait(self, resp: dict[str, Any]) -> dict[str, Any]:
+        deadline = time.monotonic() + self.background_timeout_s
+        rid = resp["id"]
+        while resp.get("status") not in TERMINAL:
+            if time.monotonic() > deadline:
+                # Best effort; the timeout is the error to report.
+                with contextlib.suppress(Exception):
+                    self.client.responses.cancel(rid)
+                raise ResponsesTimeoutError(
+                    f"background response {rid} still '{resp.get('status')}' after {self.background_timeout_s:.0f}s;"
+                    " cancelled"
+                )
+            time.sleep(self.poll_interval_s)
+            resp = _dump(self._retrying(lambda: self.client.responses.retrieve(rid)))
+        return resp
+
+    def _retrying(self, call: Callable[[], Any]) -> Any:
+        import openai
+
+        attempt = 0
+        while True:
+            try:
+                return call()
+            except (openai.APITimeoutError, openai.APIConnectionError, openai.APIStatusError) as exc:
+                status = getattr(exc, "status_code", None)
+                retryable = status is None or status in RETRY_STATUS
+                if not retryable or attempt >= self.max_retries:
+                    raise
+                time.sleep(self._backoff(attempt, exc))
+                attempt += 1
+
+    def _backoff(self, attempt: int, exc: Exception) -> float:
+        response = getattr(exc, "response", None)
+        after = response.headers.get("retry-after") if response is not None else None
+        if after:
+            try:
+                return min(float(after), self.retry_max_s)
+            except ValueError:
+                pass
+        delay = min(self.retry_base_s * 2**attempt, self.retry_max_s)
+        return delay * (0.5 + random.random() / 2)
+
+    def _translate(self, exc: Exception, body: dict[str, Any]) -> Exception:
+        import openai
+
+        if isinstance(exc, openai.APIStatusError) and body.get("previous_response_id"):
+            err = _error_body(exc)
+            text = f"{err.get('code', '')} {err.get('param', '')} {err.get('message', '')}".lower()
+            mentions = "previous_response" in text or body["previous_response_id"].lower() in text
+            if exc.status_code in (400, 404) and mentions:
+                return ResponsesStateExpiredError(
+                    f"the provider no longer has response {body['previous_response_id']} that this conversation"
+                    " continues from (expired or deleted); start a new conversation"
+                )
+        if isinstance(exc, openai.APITimeoutError):
+            return ResponsesTimeoutError(f"the Responses API did not answer within {self.timeout:.0f}s")
+        return exc
+
+    def _to_message(self, resp: dict[str, Any], body: dict[str, Any]) -> AIMessage:
+        rid = resp.get("id")
+        status = resp.get("status")
+        reason = (resp.get("incomplete_details") or {}).get("reason")
+        if status == "failed":
+            err = resp.get("error") or {}
+            raise ResponsesError(f"response {rid} failed: {err.get('message') or err or 'no detail'}")
+        if status == "cancelled":
+            raise ResponsesError(f"response {rid} was cancelled")
+        if status == "incomplete" and reason == "content_filter":
+            raise ResponsesContentFilterError(
+                f"response {rid} was stopped by the provider's content filter; rephrase the question"
+            )
+        output = list(resp.get("output") or [])
+        texts: list[str] = []
+        tool_calls: list[ToolCall] = []
+        invalid: list[InvalidToolCall] = []
+        for item in output:
+            kind = item.get("type")
+            if kind == "message":
+                for part in item.get("content") or []:
+                    if part.get("type") in ("output_text", "text"):
+                        texts.append(part.get("text", ""))
+                    elif part.get("type") == "refusal":
+                        texts.append(part.get("refusal", ""))
+            elif kind == "function_call":
+                raw = item.get("arguments") or "{}"
+                try:
+                    args = json.loads(raw)
+                    if not isinstance(args, dict):
+                        raise ValueError("arguments are not an object")
+                    tool_calls.append(ToolCall(name=item["name"], args=args, id=item["call_id"], type="tool_call"))
+                except ValueError as exc:
+                    invalid.append(
+                        InvalidToolCall(
+                            name=item.get("name"), args=raw, id=item.get("call_id"), error=str(exc),
+                            type="invalid_tool_call",
+                        )
+                    )
+        usage = resp.get("usage") or {}
+        usage_md = (
+            UsageMetadata(
+                input_tokens=int(usage.get("input_tokens") or 0),
+                output_tokens=int(usage.get("output_tokens") or 0),
+                total_tokens=int(usage.get("total_tokens") or 0),
+            )
+            if usage
+            else None
+        )
+        metadata: dict[str, Any] = {
+            "response_id": rid,
+            "previous_response_id": body.get("previous_response_id"),
+            "stored": bool(body.get("store")),
+            "model_name": resp.get("model") or self.model_name,
+            "status": status,
+            "finish_reason": "length" if reason == "max_output_tokens" else ("tool_calls" if tool_calls else "stop"),
+        }
+        if reason:
+            metadata["incomplete_reason"] = reason
+        if resp.get("service_tier"):
+            metadata["service_tier"] = resp["service_tier"]
+        return AIMessage(
+            content="".join(texts),
+            tool_calls=tool_calls,
+            invalid_tool_calls=invalid,
+            additional_kwargs={RAW_KEY: output},
+            response_metadata=metadata,
+            usage_metadata=usage_md,
+        )
+
+    # --- stored responses -------------------------------------------------------------
+
+    def delete_responses(self, messages: Iterable[BaseMessage]) -> list[str]:
+        """Delete the provider-stored responses of a thread; returns the ids deleted (missing ones skipped)."""
+        import openai
+
+        deleted = []
+        for rid in stored_response_ids(messages):
+            try:
+                self._retrying(functools.partial(self.client.responses.delete, rid))
+            except openai.NotFoundError:
+                continue
+            deleted.append(rid)
+        return deleted
+
+
+def stored_response_ids(messages: Iterable[BaseMessage]) -> list[str]:
+    """Ids of every provider-stored response recorded on a thread's AI messages, in order."""
+    ids: list[str] = []
+    for m in messages:
+        md = getattr(m, "response_metadata", None) or {}
+        rid = md.get("response_id")
+        if isinstance(m, AIMessage) and rid and md.get("stored") and rid not in ids:
+            ids.append(rid)
+    return ids
+
+
+def delete_thread_responses(model: ResponsesChatModel, messages: Iterable[BaseMessage]) -> list[str]:
+    """Delete a thread's stored responses (``DELETE /responses/{id}``)."""
+    return model.delete_responses(messages)
+
+
+def make_responses_model(
+    model_name: str,
+    *,
+    base_url: str | None = None,
+    timeout: float = 120.0,
+    max_retries: int = 4,
+    **options: Any,
+) -> ResponsesChatModel:
+    """Build the model. Options not named here go into every request body.
+
+    ``HOPGRAPH_RESPONSES_OPTIONS`` (a JSON object) supplies defaults, e.g.
+    ``{"background": true, "service_tier": "flex", "reasoning_effort": "high"}``.
+    Azure OpenAI: pass ``azure_endpoint`` (or set ``AZURE_OPENAI_ENDPOINT``) and the deployment
+    name as ``model_name``; ``api_version`` defaults to ``OPENAI_API_VERSION``.
+    """
+    env = os.environ.get(OPTIONS_ENV)
+    merged: dict[str, Any] = {}
+    if env:
+        try:
+            merged = json.loads(env)
+        except json.JSONDecodeError as exc:
+            raise ResponsesError(f"{OPTIONS_ENV} is not valid JSON: {exc}") from exc
+        if not isinstance(merged, dict):
+            raise ResponsesError(f"{OPTIONS_ENV} must be a JSON object")
+    merged.update(options)
+    fields = set(ResponsesChatModel.model_fields) - {"model_name", "options", "base_url", "timeout", "max_retries"}
+    settings = {k: merged.pop(k) for k in list(merged) if k in fields}
+    if "azure_endpoint" not in settings and os.environ.get("AZURE_OPENAI_ENDPOINT") and not base_url:
+        settings["azure_endpoint"] = os.environ["AZURE_OPENAI_ENDPOINT"]
+    return ResponsesChatModel(
+        model=model_name, base_url=base_url, timeout=timeout, max_retries=max_retries, options=merged, **settings
+    )
+
+
+# --- conversion helpers ------------------------------------------------------------------
+
+
+def _dump(resp: Any) -> dict[str, Any]:
+    if isinstance(resp, dict):
+        return resp
+    return resp.model_dump(mode="json", exclude_none=True)
+
+
+def _error_body(exc: Any) -> dict[str, Any]:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        return inner if isinstance(inner, dict) else {"message": str(inner)}
+    return {"message": str(exc)}
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and "text" in block:
+            parts.append(str(block["text"]))
+    return "".join(parts)
+
+
+def _last_stored_index(messages: list[BaseMessage]) -> int | None:
+    for i in range(len(messages) - 1, -1, -1):
+        m = messages[i]
+        if isinstance(m, AIMessage) and m.response_metadata.get("response_id") and m.response_metadata.get("stored"):
+            return i
+    return None
+
+
+_STRIP_WHEN_UNSTORED = ("message", "function_call")
+
+
+def _to_input(messages: list[BaseMessage], *, keep_ids: bool) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for m in messages:
+        if isinstance(m, ToolMessage):
+            items.append({"type": "function_call_output", "call_id": m.tool_call_id, "output": _text(m.content)})
+        elif isinstance(m, AIMessage):
+            raw = m.additional_kwargs.get(RAW_KEY)
+            if raw is not None:
+                for item in raw:
+                    item = dict(item)
+                    if not keep_ids:
+                        # Unstored items cannot be referenced by id. A reasoning item can be
+                        # replayed only with its encrypted content (include=reasoning.encrypted_content).
+                        if item.get("type") == "reasoning" and not item.get("encrypted_content"):
+                            continue
+                        if item.get("type") in _STRIP_WHEN_UNSTORED:
+                            item.pop("id", None)
+                    items.append(item)
+                continue
+            text = _text(m.content)
+            if text:
+                items.append({"role": "assistant", "content": text})
+            for tc in m.tool_calls:
+                items.append(
+                    {
+                        "type": "function_call",
+                        "call_id": tc["id"],
+                        "name": tc["name"],
+                        "arguments": json.dumps(tc["args"]),
+                    }
+                )
+        elif isinstance(m, HumanMessage):
+            items.append({"role": "user", "content": _text(m.content)})
+        else:
+            items.append({"role": "user", "content": _text(m.content)})
+    return items
+
+
+def _to_responses_tool(tool: Any, strict: bool | None) -> dict[str, Any]:
+    if isinstance(tool, dict) and tool.get("type") == "function" and "name" in tool and "function" not in tool:
+        out = dict(tool)  # already in Responses shape
+        if strict is not None:
+            out["strict"] = strict
+        return out
+    if isinstance(tool, dict) and tool.get("type") not in (None, "function"):
+        return dict(tool)  # built-in tools (web_search, file_search ...) pass through
+    fn = convert_to_openai_tool(tool, strict=strict)["function"]
+    out = {"type": "function", "name": fn["name"], "parameters": fn.get("parameters", {"type": "object"})}
+    if fn.get("description"):
+        out["description"] = fn["description"]
+    if fn.get("strict") is not None:
+        out["strict"] = fn["strict"]
+    return out
+
+
+def _tool_choice(choice: str | dict) -> str | dict:
+    if isinstance(choice, dict):
+        if choice.get("type") == "function" and "function" in choice:
+            return {"type": "function", "name": choice["function"]["name"]}
+        return choice
+    if choice in ("auto", "none", "required"):
+        return choice
+    if choice == "any":
+        return "required"
+    return {"type": "function", "name": choice}

@@ -1,0 +1,303 @@
+"""The multi-hop search strategy behind the built-in policy (ids mode).
+
+Round 1 searches the question two ways. Each later round follows bridges: names found in
+the best documents of the previous hop (people, places, works: in entity-centric corpora
+these are often titles of other documents) are searched together with the part of the
+question those documents do not already cover. Documents are linked to the document
+whose name led to them; the final list ranks chains, so that the best first-hop
+document and the best document it leads to both come early.
+
+Everything is recomputed from the transcript each turn (the planner replays its own
+earlier rounds), so the policy keeps no state between calls and is deterministic.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, fold, sentences, terms
+from hopgraph.policies.transcript import CallResult, DocHit, Transcript
+
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class Knobs:
+    first_limit: int = 10
+    hop_limit: int = 5
+    parents: int = 3
+    later_parents: int = 2
+    entities_per_parent: int = 3
+    max_hops: int = 1
+    min_new: int = 2
+    widen_limit: int = 15
+    text_weight: float = 1.0
+    noisy_or: bool = True
+    question_title: float = 0.95
+    later_min_link: float = 0.75
+    title_link_rank: int = 1
+    child_weight: float = 0.9
+    rank_decay: float = 0.35
+    first_decay: float = 0.35
+    strong_link: float = 1.0
+    weak_link: float = 0.75
+    no_link: float = 0.35
+    max_turns: int = 10
+    short_text: int = 120
+
+
+@dataclass(frozen=True)
+class Planned:
+    name: str
+    args: dict[str, Any]
+    hop: int
+    parent: str | None = None
+    entity: str | None = None
+    widen: bool = False
+
+
+@dataclass
+class Edge:
+    parent: str
+    entity: str
+    rank: int
+    link: float
+
+
+@dataclass
+class State:
+    question: str
+    qterms: set[str]
+    titles: dict[str, str] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    depth: dict[str, int] = field(default_factory=dict)
+    first: dict[str, float] = field(default_factory=dict)
+    edges: dict[str, list[Edge]] = field(default_factory=dict)
+    expanded: set[str] = field(default_factory=set)
+    queries: set[str] = field(default_factory=set)
+    entities: set[str] = field(default_factory=set)
+    read: set[str] = field(default_factory=set)
+    hops_done: int = 0
+    last_new: int = 0
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _norm(text: str) -> str:
+    return " ".join(fold(text).split())
+
+
+class HopPlanner:
+    def __init__(self, knobs: Knobs | None = None) -> None:
+        self.k = knobs or Knobs()
+
+    # --- replay ---------------------------------------------------------------
+
+    def replay(self, transcript: Transcript) -> tuple[State, list[Planned]]:
+        """Rebuilds the state from earlier rounds; returns it with the next round's plan."""
+        state = State(question=transcript.question, qterms=set(terms(transcript.question)))
+        plan = self.plan(state)
+        for round_ in transcript.rounds:
+            self.absorb(state, plan, round_)
+            plan = self.plan(state)
+        return state, plan
+
+    def absorb(self, state: State, plan: list[Planned], results: list[CallResult]) -> None:
+        by_call = {(p.name, _key(p.args)): p for p in plan}
+        new = 0
+        hop = state.hops_done
+        for res in results:
+            meta = by_call.get((res.name, _key(res.args)))
+            if res.name in ("search", "text_search"):
+                state.queries.add(_norm(str(res.args.get("query", ""))))
+            for doc in res.docs:
+                if doc.id not in state.depth:
+                    new += 1
+                    state.depth[doc.id] = hop
+                if doc.title or doc.id not in state.titles:
+                    state.titles[doc.id] = doc.title
+                if len(doc.text) > len(state.texts.get(doc.id, "")):
+                    state.texts[doc.id] = doc.text
+                if res.name == "read":
+                    continue
+                if meta is not None and meta.widen:
+                    # A deeper page of a first-round query: only what lies below the first page counts.
+                    if doc.rank > self.k.first_limit:
+                        w = self.k.text_weight if res.name == "text_search" else 1.0
+                        state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + doc.rank)
+                elif hop == 0 or meta is None or meta.parent is None:
+                    w = self.k.text_weight if res.name == "text_search" else 1.0
+                    state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + doc.rank)
+                else:
+                    self._link(state, meta, doc)
+            if res.name == "read" and meta is not None and meta.parent is not None:
+                state.read.add(meta.parent)
+            elif meta is not None and meta.parent is not None:
+                state.expanded.add(meta.parent)
+                state.entities.add(_norm(meta.entity or ""))
+        state.hops_done += 1
+        state.last_new = new
+
+    def _link(self, state: State, meta: Planned, doc: DocHit) -> None:
+        assert meta.parent is not None and meta.entity is not None
+        if doc.id == meta.parent:
+            return
+        entity = _norm(meta.entity)
+        title = _norm(base_title(doc.title))
+        parent_text = _norm(state.texts.get(meta.parent, ""))
+        parent_title = _norm(base_title(state.titles.get(meta.parent, "")))
+        text = _norm(doc.text)
+        if title and (title == entity or (len(title) > 3 and title in parent_text)) or (
+            len(parent_title) > 3 and parent_title in text
+        ):
+            link = self.k.strong_link
+        elif entity in text or entity in title:
+            link = self.k.weak_link
+        else:
+            link = self.k.no_link
+        state.edges.setdefault(doc.id, []).append(Edge(meta.parent, meta.entity, doc.rank, link))
+
+    # --- planning ---------------------------------------------------------------
+
+    def plan(self, state: State) -> list[Planned]:
+        if state.hops_done == 0:
+            q = state.question
+            return [
+                Planned("search", {"query": q, "limit": self.k.first_limit}, 0),
+                Planned("text_search", {"query": q, "limit": self.k.first_limit}, 0),
+            ]
+        if state.hops_done > self.k.max_hops or state.hops_done + 1 >= self.k.max_turns:
+            return []
+        if state.hops_done > 1 and state.last_new < self.k.min_new:
+            return []  # the last hop brought (almost) nothing: the next one would likely bring nothing either
+        scores = self.scores(state)
+        hop = state.hops_done
+        pool = [d for d in state.depth if state.depth[d] == hop - 1 and d not in state.expanded]
+        if hop > 1:
+            # Past the first hop, follow only documents that a link explains, not every stray result.
+            pool = [d for d in pool if max((e.link for e in state.edges.get(d, [])), default=0.0)
+                    >= self.k.later_min_link]
+        pool.sort(key=lambda d: (-scores.get(d, 0.0), d))
+        parents = pool[: self.k.parents if hop == 1 else self.k.later_parents]
+        calls: list[Planned] = []
+        seen = set(state.queries)
+        for parent in parents:
+            if len(state.texts.get(parent, "")) < self.k.short_text and parent not in state.read:
+                # Too short to judge: read the whole document; its text feeds the links of the final ranking.
+                calls.append(Planned("read", {"id": parent}, hop, parent))
+            fresh = [e for e in self.entities(state, parent) if _norm(e) not in state.entities]
+            for entity in fresh[: self.k.entities_per_parent]:
+                query = self.query(state, parent, entity)
+                if _norm(query) in seen:
+                    continue
+                seen.add(_norm(query))
+                calls.append(Planned("search", {"query": query, "limit": self.k.hop_limit}, hop, parent, entity))
+        if calls and self.k.widen_limit > self.k.first_limit:
+            # Also look deeper on the question itself, in case a first-hop document ranked just below the
+            # first page: the hybrid list in the first expansion round, BM25 in the last one (both at once
+            # when there is only one).
+            names = {1: ["search"]} if self.k.max_hops > 1 else {1: ["search", "text_search"]}
+            names.setdefault(self.k.max_hops, []).append("text_search")
+            calls += [Planned(name, {"query": state.question, "limit": self.k.widen_limit}, hop, widen=True)
+                      for name in dict.fromkeys(names.get(hop, []))]
+        return calls
+
+    def entities(self, state: State, parent: str) -> list[str]:
+        text = state.texts.get(parent, "")
+        if not text:
+            return []
+        ptitle = set(terms(state.titles.get(parent, "")))
+        residual = state.qterms - ptitle
+        known_titles = {_norm(base_title(t)) for t in state.titles.values() if t}
+        sent_overlap: list[tuple[int, int]] = []
+        offset = 0
+        for s in sentences(text):
+            start = text.find(s, offset)
+            offset = max(start, 0) + len(s)
+            sent_overlap.append((start + len(s), len(set(terms(s)) & residual)))
+        scored: dict[str, tuple[float, str]] = {}
+        for span, pos in entity_spans(text):
+            eterms = set(terms(span))
+            if not eterms or eterms <= state.qterms or eterms <= ptitle or _norm(span) in known_titles:
+                continue  # known titles are linked directly (see title_edges), no search needed
+            if len(eterms) == 1 and next(iter(eterms)) in GENERIC_NAMES:
+                continue
+            overlap = next((o for end, o in sent_overlap if pos < end), 0)
+            score = overlap + 0.5 * (1.0 - pos / max(len(text), 1))
+            if len(span.split()) == 1:
+                score -= 0.25
+            key = _norm(span)
+            if key not in scored or scored[key][0] < score:
+                scored[key] = (score, span)
+        ranked = sorted(scored.values(), key=lambda x: (-x[0], x[1]))
+        return [span for _, span in ranked]
+
+    def query(self, state: State, parent: str, entity: str) -> str:
+        ptitle = set(terms(state.titles.get(parent, "")))
+        eterms = set(terms(entity))
+        rest = [t for t in dict.fromkeys(terms(state.question)) if t not in ptitle and t not in eterms]
+        return " ".join([entity, *rest]).strip()
+
+    # --- ranking ----------------------------------------------------------------
+
+    def title_edges(self, state: State) -> dict[str, list[Edge]]:
+        """A document whose title is named in another document's text is linked to it."""
+        titles = {}
+        for d, t in state.titles.items():
+            bt = _norm(base_title(t))
+            if len(bt) > 3 and not set(terms(bt)) <= state.qterms:
+                titles[d] = bt
+        edges: dict[str, list[Edge]] = {}
+        for p, text in state.texts.items():
+            folded = _norm(text)
+            found = sorted((pos, d) for d, bt in titles.items() if d != p and (pos := _find(folded, bt)) >= 0)
+            # A document naming many others (a hub) links each of them less: later mentions rank lower.
+            for i, (_, d) in enumerate(found):
+                edges.setdefault(d, []).append(Edge(p, titles[d], self.k.title_link_rank + i, self.k.strong_link))
+        return edges
+
+    def scores(self, state: State) -> dict[str, float]:
+        # First-hop documents by position in the fused first round, not raw RRF (too flat).
+        order = sorted(state.first, key=lambda d: (-state.first[d], d))
+        scores = {d: 1.0 / (1.0 + self.k.first_decay * i) for i, d in enumerate(order)}
+        if self.k.question_title > 0:
+            # A document whose title the question names is a first-hop anchor, wherever it ranked.
+            question = _norm(state.question)
+            for d in state.depth:
+                bt = _norm(base_title(state.titles.get(d, "")))
+                if len(bt) > 2 and _find(question, bt) >= 0:
+                    scores[d] = max(scores.get(d, 0.0), self.k.question_title)
+        edges: dict[str, list[Edge]] = {d: list(es) for d, es in state.edges.items()}
+        for d, es in self.title_edges(state).items():
+            edges.setdefault(d, []).extend(es)
+        # Children in order of depth, so a parent's score is final before its children use it.
+        for d in sorted(edges, key=lambda x: (state.depth.get(x, 0), x)):
+            own = scores.get(d, 0.0)
+            via = 0.0
+            for e in edges[d]:
+                ps = scores.get(e.parent, 0.0)
+                via = max(via, self.k.child_weight * ps * e.link / (1.0 + self.k.rank_decay * (e.rank - 1)))
+            # Found by the question and linked from a good document: both count (noisy-or).
+            scores[d] = 1.0 - (1.0 - own) * (1.0 - via) if self.k.noisy_or else max(own, via)
+        return scores
+
+    def ranking(self, state: State) -> list[str]:
+        scores = self.scores(state)
+        return sorted(scores, key=lambda d: (-scores[d], d))
+
+
+def _find(text: str, phrase: str) -> int:
+    """Offset of the first whole-word occurrence, or -1."""
+    i = text.find(phrase)
+    while i >= 0:
+        before = text[i - 1] if i > 0 else " "
+        after = text[i + len(phrase)] if i + len(phrase) < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            return i
+        i = text.find(phrase, i + 1)
+    return -1
+
+
+def _key(args: dict[str, Any]) -> str:
+    return repr(sorted((str(k), str(v)) for k, v in args.items()))

@@ -1,0 +1,129 @@
+"""Small text helpers for the offline policy: terms, sentences and entity spans."""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_WORD = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
+_SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"'(])")
+_QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
+# A run of capitalized words (or numbers inside them), allowing short lowercase joiners.
+_SPAN_TOKEN = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)
+
+STOPWORDS = _wordset("""
+a about above after again against all also am an and any are as at be because been before being below between
+both but by can could did do does doing down during each either few for from further had has have having he
+her here hers herself him himself his how i if in into is it its itself just me more most my myself neither no
+nor not now of off on once only or other our ours out over own same she should so some such than that the
+their theirs them themselves then there these they this those through to too under until up very was we were
+what when where which while who whom whose why will with would you your yours known named called located one
+two many much first second third last name kind type year years
+""")
+
+# Capitalized words that start sentences or questions but name nothing.
+_NOT_NAMES = _wordset("""
+the a an in on at of for and or but he she it they his her its their this that these those there which who
+what when where why how is was were are be by from with as to after before during since while although however
+also both either neither some many most one two three four five six seven eight nine ten first second third
+january february march april may june july august september october november december monday tuesday wednesday
+thursday friday saturday sunday
+""")
+
+# Single capitalized words that rarely name a document of their own: nationalities, languages, labels.
+GENERIC_NAMES = _wordset("""
+american british english french german italian spanish portuguese dutch russian chinese japanese korean indian
+canadian australian irish scottish welsh european african asian latin greek roman christian catholic
+protestant jewish muslim islamic arab arabic persian turkish polish swedish norwegian danish finnish mexican
+brazilian argentine egyptian hindi sanskrit urdu tamil telugu bengali western eastern northern southern north
+south east west note part chapter section figure table see also however
+""")
+
+_JOINERS = frozenset({"of", "the", "de", "la", "le", "du", "von", "van", "der", "den", "di", "da", "del", "and", "&",
+                      "for", "on", "upon", "in", "y", "bin", "al"})
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def fold(text: str) -> str:
+    """Lowercase without accents, so Akinoshū matches Akinoshu."""
+    if text.isascii():
+        return text.lower()
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(fold(text))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _terms(text: str) -> tuple[str, ...]:
+    return tuple(w for w in words(text) if w not in STOPWORDS and len(w) > 1)
+
+
+def terms(text: str) -> list[str]:
+    """Content words: folded, without stopwords and one-letter tokens."""
+    return list(_terms(text))
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in _SENT.split(text) if s.strip()]
+
+
+def base_title(title: str) -> str:
+    """A title without its disambiguation: 'Adolescence #1' and 'Adolescence (book)' -> 'Adolescence'."""
+    title = re.sub(r"\s*#\d+$", "", title.strip())
+    title = re.sub(r"\s*\([^)]*\)$", "", title)
+    return title.strip()
+
+
+def _is_cap(token: str) -> bool:
+    return token[:1].isupper() or token[:1].isdigit()
+
+
+def entity_spans(text: str) -> list[tuple[str, int]]:
+    """Names in the text, as (span, character offset), in order of appearance.
+
+    A name is a run of capitalized words, possibly joined by short lowercase words
+    ("University of Copenhagen"), or a quoted phrase.
+    """
+    found: list[tuple[str, int]] = []
+    tokens = list(_SPAN_TOKEN.finditer(text))
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i].group().rstrip(".")
+        if not _is_cap(tok) or tok.lower() in _NOT_NAMES or tok.isdigit():
+            i += 1
+            continue
+        j = i + 1
+        end = i
+        while j < len(tokens):
+            nxt = tokens[j].group().rstrip(".")
+            gap = text[tokens[j - 1].end():tokens[j].start()]
+            if gap.strip() not in ("", ",") or (gap.strip() == "," and not nxt[:1].isupper()):
+                break
+            prev = tokens[j - 1].group()
+            if prev.endswith(".") and len(prev) > 3 and "." not in prev[:-1]:
+                break  # a sentence ended ("... Association. Hank Snow ...")
+            if _is_cap(nxt) and nxt.lower() not in _NOT_NAMES:
+                end = j
+                j += 1
+            elif nxt.lower() in _JOINERS and j + 1 < len(tokens) and _is_cap(tokens[j + 1].group()):
+                j += 1
+            else:
+                break
+        span = text[tokens[i].start():tokens[end].end()].rstrip(".,")
+        found.append((span, tokens[i].start()))
+        i = end + 1
+    for m in _QUOTED.finditer(text):
+        span = m.group(1).strip()
+        if span and len(span.split()) <= 8:
+            found.append((span, m.start(1)))
+    found.sort(key=lambda x: x[1])
+    return found

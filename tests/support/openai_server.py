@@ -1,0 +1,421 @@
+"""A scripted OpenAI-compatible HTTP server on localhost (chat.completions and Responses API).
+
+Usage::
+
+    with ScriptedOpenAI() as srv:                     # starts on a free port, stops on exit
+        srv.chat(chat_tool_calls(("search", {"query": "x"}), ("read", {"id": "d1"})),
+                 http_error(429, retry_after=0), chat_text("done"))
+        model = ChatOpenAI(model="m", base_url=srv.base_url, api_key="k")
+        ...
+        srv.requests          # every request: Request(method, path, headers, body)
+        srv.chat_requests()   # bodies of POST /v1/chat/completions
+
+Each POST /v1/chat/completions (or /v1/responses) takes the next step of its queue. A step is a
+body dict (200), an ``http_error(...)``, or a callable ``(Request) -> step``. An empty queue
+answers 500 with "script exhausted", so an unexpected extra call fails loudly.
+``stream=True`` chat requests get the same answer as SSE chunks.
+
+Responses API extras: ids are assigned (resp_N, msg_N, fc_N, call_N, rs_N); stored responses
+(``store: true``) can be fetched, deleted and chained with ``previous_response_id`` (an unknown
+id gives 400 ``previous_response_not_found``); ``background(step, pending=[...])`` answers the
+create with the first pending status and each GET with the next, then the final response;
+a repeated ``Idempotency-Key`` replays the first successful answer without taking a step
+(409 while the first request with that key is still running).
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Step = dict[str, Any] | Callable[["Request"], Any]
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+    replayed: bool = False
+
+
+@dataclass
+class HTTPError:
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def http_error(
+    status: int,
+    message: str = "scripted error",
+    *,
+    code: str | None = None,
+    param: str | None = None,
+    retry_after: float | None = None,
+) -> HTTPError:
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
+    err = {"message": message, "type": "server_error" if status >= 500 else "invalid_request_error"}
+    if code:
+        err["code"] = code
+    if param:
+        err["param"] = param
+    return HTTPError(status, {"error": err}, headers)
+
+
+# --- chat.completions builders -------------------------------------------------------------
+
+
+def chat_text(text: str, *, prompt_tokens: int = 10, completion_tokens: int = 5) -> dict[str, Any]:
+    return {
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+def chat_tool_calls(*calls: tuple[str, dict[str, Any]], content: str | None = None) -> dict[str, Any]:
+    """One assistant message with parallel tool calls; call ids are assigned by the server."""
+    tcs = [
+        {"id": None, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        for name, args in calls
+    ]
+    return {
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content, "tool_calls": tcs},
+                "finish_reason": "tool_calls",
+            }
+        ],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    }
+
+
+# --- Responses API builders -----------------------------------------------------------------
+
+
+def resp_text(text: str) -> dict[str, Any]:
+    return {"output": [_msg(text)]}
+
+
+def resp_calls(
+    *calls: tuple[str, dict[str, Any]], reasoning: bool = True, encrypted: bool = True, text: str | None = None
+) -> dict[str, Any]:
+    """Function calls, after a reasoning item (with ``encrypted_content`` unless ``encrypted=False``)."""
+    out: list[dict[str, Any]] = []
+    if reasoning:
+        item: dict[str, Any] = {"type": "reasoning", "summary": [{"type": "summary_text", "text": "thinking"}]}
+        if encrypted:
+            item["encrypted_content"] = "gAAAA-scripted"
+        out.append(item)
+    if text:
+        out.append(_msg(text))
+    for name, args in calls:
+        out.append({"type": "function_call", "name": name, "arguments": json.dumps(args), "status": "completed"})
+    return {"output": out}
+
+
+def resp_incomplete(text: str, reason: str) -> dict[str, Any]:
+    return {"status": "incomplete", "incomplete_details": {"reason": reason}, "output": [_msg(text, "incomplete")]}
+
+
+def background(step: dict[str, Any], pending: list[str] | tuple[str, ...] = ("queued", "queued")) -> dict[str, Any]:
+    return {**step, "_pending": list(pending)}
+
+
+def _msg(text: str, status: str = "completed") -> dict[str, Any]:
+    return {
+        "type": "message",
+        "role": "assistant",
+        "status": status,
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+
+
+# --- server ---------------------------------------------------------------------------------
+
+
+class ScriptedOpenAI:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.requests: list[Request] = []
+        self._chat: deque[Any] = deque()
+        self._responses: deque[Any] = deque()
+        self.stored: dict[str, dict[str, Any]] = {}
+        self.deleted: list[str] = []
+        self._pending: dict[str, list[str]] = {}
+        self._final: dict[str, dict[str, Any]] = {}
+        self._idem: dict[str, tuple[int, Any]] = {}
+        self._inflight: set[str] = set()
+        self._ids: dict[str, itertools.count[int]] = {}
+        self._lock = threading.Lock()
+        self._id_lock = threading.Lock()
+        self._httpd = ThreadingHTTPServer((host, port), self._handler())
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    # lifecycle
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> ScriptedOpenAI:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> ScriptedOpenAI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # scripting
+    def chat(self, *steps: Any) -> None:
+        with self._lock:
+            self._chat.extend(steps)
+
+    def respond(self, *steps: Any) -> None:
+        with self._lock:
+            self._responses.extend(steps)
+
+    def chat_requests(self) -> list[Any]:
+        return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def response_requests(self) -> list[Request]:
+        return [r for r in self.requests if r.method == "POST" and _route(r.path).endswith("/responses")]
+
+    def remaining(self) -> int:
+        return len(self._chat) + len(self._responses)
+
+    def _next_id(self, prefix: str) -> str:
+        with self._id_lock:
+            counter = self._ids.setdefault(prefix, itertools.count(1))
+            return f"{prefix}_{next(counter)}"
+
+    # dispatch: returns (status, body, headers) or ("sse", chunks)
+    def _dispatch(self, req: Request) -> tuple[int, Any, dict[str, str]]:
+        path = _route(req.path)
+        if req.method == "POST" and path.endswith("/chat/completions"):
+            return self._chat_completion(req)
+        if path.endswith("/responses") and req.method == "POST":
+            return self._create_response(req)
+        if "/responses/" in path:
+            rest = path.split("/responses/", 1)[1]
+            rid, _, action = rest.partition("/")
+            return self._response_item(req, rid, action)
+        if req.method == "GET" and path.endswith("/models"):
+            return 200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]}, {}
+        return 404, {"error": {"message": f"no route {req.method} {path}"}}, {}
+
+    def _take(self, queue: deque[Any], req: Request) -> Any:
+        with self._lock:
+            if not queue:
+                return http_error(500, "script exhausted")
+            step = queue.popleft()
+        while callable(step):
+            step = step(req)
+        return step
+
+    def _chat_completion(self, req: Request) -> tuple[int, Any, dict[str, str]]:
+        step = self._take(self._chat, req)
+        if isinstance(step, HTTPError):
+            return step.status, step.body, step.headers
+        body = copy.deepcopy(step)
+        body.setdefault("id", self._next_id("chatcmpl"))
+        body.setdefault("object", "chat.completion")
+        body.setdefault("created", int(time.time()))
+        body.setdefault("model", (req.body or {}).get("model", "scripted"))
+        for choice in body.get("choices", []):
+            for tc in choice.get("message", {}).get("tool_calls") or []:
+                if not tc.get("id"):
+                    tc["id"] = self._next_id("call")
+        if (req.body or {}).get("stream"):
+            return 200, ("sse", _chat_chunks(body, req.body)), {}
+        return 200, body, {}
+
+    def _create_response(self, req: Request) -> tuple[int, Any, dict[str, str]]:
+        key = req.headers.get("idempotency-key")
+        with self._lock:
+            if key and key in self._idem:
+                req.replayed = True
+                status, body = self._idem[key]
+                return status, copy.deepcopy(body), {}
+            if key and key in self._inflight:
+                # Like providers do: the first request with this key is still running.
+                return 409, {"error": {"message": "a request with this Idempotency-Key is in progress"}}, {}
+            if key:
+                self._inflight.add(key)
+        try:
+            return self._run_response_step(req, key)
+        finally:
+            with self._lock:
+                self._inflight.discard(key or "")
+
+    def _run_response_step(self, req: Request, key: str | None) -> tuple[int, Any, dict[str, str]]:
+        prev = (req.body or {}).get("previous_response_id")
+        if prev and prev not in self.stored:
+            return (
+                400,
+                {
+                    "error": {
+                        "message": f"Previous response with id '{prev}' not found.",
+                        "type": "invalid_request_error",
+                        "param": "previous_response_id",
+                        "code": "previous_response_not_found",
+                    }
+                },
+                {},
+            )
+        step = self._take(self._responses, req)
+        if isinstance(step, HTTPError):
+            return step.status, step.body, step.headers
+        step = copy.deepcopy(step)
+        pending = step.pop("_pending", None)
+        rid = self._next_id("resp")
+        final: dict[str, Any] = {
+            "id": rid,
+            "object": "response",
+            "created_at": int(time.time()),
+            "model": req.body.get("model", "scripted"),
+            "status": "completed",
+            "output": [],
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+            "usage": {
+                "input_tokens": 10,
+                "output_tokens": 5,
+                "total_tokens": 15,
+                "input_tokens_details": {"cached_tokens": 0},
+                "output_tokens_details": {"reasoning_tokens": 0},
+            },
+            **step,
+        }
+        if prev:
+            final["previous_response_id"] = prev
+        for item in final["output"]:
+            prefix = {"message": "msg", "function_call": "fc", "reasoning": "rs"}.get(item.get("type"), "item")
+            item.setdefault("id", self._next_id(prefix))
+            if item.get("type") == "function_call":
+                item.setdefault("call_id", self._next_id("call"))
+        with self._lock:
+            if req.body.get("store") or req.body.get("background"):
+                self.stored[rid] = final
+            if pending:
+                self._pending[rid] = pending[1:]
+                self._final[rid] = final
+                answer = {**final, "status": pending[0], "output": [], "usage": None}
+            else:
+                answer = final
+            if key:
+                self._idem[key] = (200, answer)
+        return 200, copy.deepcopy(answer), {}
+
+    def _response_item(self, req: Request, rid: str, action: str) -> tuple[int, Any, dict[str, str]]:
+        with self._lock:
+            known = rid in self.stored or rid in self._final
+            if not known:
+                missing = {"message": f"Response with id '{rid}' not found.", "type": "invalid_request_error"}
+                return 404, {"error": missing}, {}
+            if req.method == "DELETE" and not action:
+                self.stored.pop(rid, None)
+                self._final.pop(rid, None)
+                self.deleted.append(rid)
+                return 200, {"id": rid, "object": "response.deleted", "deleted": True}, {}
+            final = self._final.get(rid) or self.stored[rid]
+            if req.method == "POST" and action == "cancel":
+                self._pending.pop(rid, None)
+                final["status"] = "cancelled"
+                return 200, copy.deepcopy(final), {}
+            if req.method == "GET" and not action:
+                queue = self._pending.get(rid)
+                if queue:
+                    status = queue.pop(0)
+                    return 200, {**final, "status": status, "output": [], "usage": None}, {}
+                self._pending.pop(rid, None)
+                return 200, copy.deepcopy(final), {}
+        return 404, {"error": {"message": f"no route {req.method} {req.path}"}}, {}
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                pass
+
+            def _serve(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw.decode("utf-8", "replace")
+                req = Request(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                with server._lock:
+                    server.requests.append(req)
+                try:
+                    status, payload, headers = server._dispatch(req)
+                except Exception as exc:  # a broken script must show up, not hang the client
+                    status, payload, headers = 500, {"error": {"message": f"scripted server bug: {exc!r}"}}, {}
+                if isinstance(payload, tuple) and payload and payload[0] == "sse":
+                    data = "".join(f"data: {json.dumps(c)}\n\n" for c in payload[1]) + "data: [DONE]\n\n"
+                    self._send(status, data.encode(), "text/event-stream", headers)
+                else:
+                    self._send(status, json.dumps(payload).encode(), "application/json", headers)
+
+            def _send(self, status: int, data: bytes, ctype: str, headers: dict[str, str]) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            do_GET = do_POST = do_DELETE = _serve
+
+        return Handler
+
+
+def _chat_chunks(body: dict[str, Any], request: dict[str, Any]) -> list[dict[str, Any]]:
+    base = {k: body[k] for k in ("id", "created", "model")}
+    base["object"] = "chat.completion.chunk"
+    choice = body["choices"][0]
+    msg = choice["message"]
+    chunks: list[dict[str, Any]] = [
+        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": msg.get("content") or ""}}]}
+    ]
+    for i, tc in enumerate(msg.get("tool_calls") or []):
+        delta = {"tool_calls": [{"index": i, "id": tc["id"], "type": "function", "function": tc["function"]}]}
+        chunks.append({**base, "choices": [{"index": 0, "delta": delta}]})
+    chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
+    if (request.get("stream_options") or {}).get("include_usage") and body.get("usage"):
+        chunks.append({**base, "choices": [], "usage": body["usage"]})
+    return chunks
+
+
+def _route(path: str) -> str:
+    return path.split("?", 1)[0].rstrip("/")

@@ -1,0 +1,115 @@
+"""The hopgraph command end to end: demo corpus in a real embedded index, ask in both modes, threads."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hopgraph.demo import ingest_demo
+from hopgraph.index.factory import close_backend, open_backend
+
+
+@pytest.fixture(scope="module")
+def demo_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    root = tmp_path_factory.mktemp("cli")
+    index = str(root / "index")
+    backend = open_backend(index_dir=index)
+    try:
+        ingest_demo(backend)
+    finally:
+        close_backend(index_dir=index)
+    env = dict(os.environ)
+    for name in ("HOPGRAPH_MODEL", "QDRANT_URL", "POSTGRES_URI", "DATABASE_URI"):
+        env.pop(name, None)
+    env.update(HOPGRAPH_INDEX=index, HOPGRAPH_CHECKPOINT_DB=str(root / "threads.sqlite"))
+    return env
+
+
+def hopgraph(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "hopgraph.cli", *args], env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+QUESTION = "Which supplier missed the delivery deadline in September, and what penalty did we agree with them?"
+
+
+def test_ask_json_prints_the_result_object_only(demo_env: dict[str, str]) -> None:
+    proc = hopgraph(demo_env, "ask", QUESTION, "--container", "default", "--container", "legal", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)  # nothing but JSON on stdout
+    assert set(result) == {"reported_ids", "exit_reason", "turns", "trace"}
+    assert result["exit_reason"] in ("reported", "thrash")
+    top = result["reported_ids"][:5]
+    assert "INC-2026-031-late-housing-delivery.pdf" in top
+    assert "nordlicht-supply-agreement.pdf" in top
+    assert result["trace"][0]["tool_calls"][0]["name"] == "search"
+
+
+def test_ask_human_output_lists_titles_and_trace(demo_env: dict[str, str]) -> None:
+    proc = hopgraph(demo_env, "ask", "How long is the warranty on the TS-40 sensor?")
+    assert proc.returncode == 0, proc.stderr
+    assert "ts-40-datasheet.pdf" in proc.stdout and "TS-40 data sheet" in proc.stdout
+    assert "exit:" in proc.stdout and "turn 1:" in proc.stdout
+
+
+def test_container_scope_on_the_cli(demo_env: dict[str, str]) -> None:
+    proc = hopgraph(demo_env, "ask", QUESTION, "--container", "finance", "--json")
+    result = json.loads(proc.stdout)
+    assert "nordlicht-supply-agreement.pdf" not in result["reported_ids"]
+    assert "INC-2026-031-late-housing-delivery.pdf" not in result["reported_ids"]
+
+
+def test_answer_mode_json_and_thread_follow_up(demo_env: dict[str, str]) -> None:
+    proc = hopgraph(demo_env, "ask", QUESTION, "--mode", "answer", "--container", "default", "--container", "legal",
+                    "--thread", "cli-t1", "--profile", "fast", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert {"answer", "citations", "markers", "exit_reason"} <= set(result)
+    assert "Nordlicht" in result["answer"]
+    assert result["citations"] and all({"title", "page", "container", "source", "kind"} <= set(c)
+                                       for c in result["citations"])
+    assert result["markers"]
+    follow = hopgraph(demo_env, "ask", "And when was the penalty claim sent?", "--mode", "answer",
+                      "--container", "default", "--container", "legal", "--thread", "cli-t1", "--json")
+    assert follow.returncode == 0, follow.stderr
+    shown = hopgraph(demo_env, "threads", "show", "cli-t1")
+    state = json.loads(shown.stdout)
+    humans = [m["content"] for m in state["messages"] if m["role"] == "human"]
+    assert humans == [QUESTION, "And when was the penalty claim sent?"]
+    assert state["profile"] == "fast"  # chosen on turn one, remembered for the thread
+    deleted = hopgraph(demo_env, "threads", "delete", "cli-t1")
+    assert deleted.returncode == 0
+    gone = hopgraph(demo_env, "threads", "show", "cli-t1")
+    assert gone.returncode == 2 and "no conversation with thread id 'cli-t1'" in gone.stderr
+    assert "Traceback" not in gone.stderr
+
+
+def test_user_errors_are_one_line(demo_env: dict[str, str]) -> None:
+    unknown = hopgraph(demo_env, "ask", "q", "--model", "gpt-nonsense")
+    assert unknown.returncode == 2 and "unknown model 'gpt-nonsense'" in unknown.stderr
+    empty = hopgraph(demo_env, "ask", "   ")
+    assert empty.returncode == 2 and "the question is empty" in empty.stderr
+    delete_unknown = hopgraph(demo_env, "threads", "delete", "nope")
+    assert delete_unknown.returncode == 2 and "no conversation" in delete_unknown.stderr
+    for proc in (unknown, empty, delete_unknown):
+        assert "Traceback" not in proc.stderr
+
+
+def test_demo_command_runs_offline(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    env.pop("HOPGRAPH_MODEL", None)
+    env["HOPGRAPH_CHECKPOINT_DB"] = str(tmp_path / "t.sqlite")
+    proc = subprocess.run([sys.executable, "-m", "hopgraph.cli", "demo", "--json"], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    ids_runs = [r for r in lines if r["mode"] == "ids"]
+    answer_runs = [r for r in lines if r["mode"] == "answer"]
+    assert ids_runs and answer_runs
+    assert all(r["exit_reason"] in ("reported", "thrash") and r["reported_ids"] for r in ids_runs)
+    assert all(r["answer"] and r["citations"] for r in answer_runs)

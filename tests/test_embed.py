@@ -1,0 +1,190 @@
+"""Embedders: the offline MiniLM model, its integrity check, and an OpenAI-compatible endpoint."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from hopgraph.index import embed
+from hopgraph.index.embed import EmbedderError, MiniLMEmbedder, OpenAIEmbedder, get_embedder
+
+
+@pytest.fixture(scope="module")
+def minilm() -> embed.Embedder:
+    return get_embedder("minilm")
+
+
+def test_minilm_similarities_make_sense(minilm: embed.Embedder) -> None:
+    vecs = minilm.embed_documents([
+        "A man is playing a guitar on stage.",
+        "Someone performs music with a guitar in a concert.",
+        "The central bank raised interest rates to fight inflation.",
+    ])
+    assert vecs.shape == (3, 384) and vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    sims = vecs @ vecs.T
+    assert sims[0, 1] > 0.5
+    assert sims[0, 1] > sims[0, 2] + 0.3
+    assert sims[1, 2] < 0.2
+
+
+def test_minilm_is_deterministic_and_batch_independent(minilm: embed.Embedder) -> None:
+    texts = [f"sentence number {i} about {'rivers' if i % 2 else 'mountains'}" for i in range(40)]
+    texts.append("a much longer sentence " * 30)
+    a = minilm.embed_documents(texts)
+    b = minilm.embed_documents(list(reversed(texts)))[::-1]
+    assert np.allclose(a, b, atol=1e-5)
+    q = minilm.embed_query(texts[3])
+    assert q.shape == (384,)
+    assert np.allclose(q, a[3], atol=1e-5)
+    assert minilm.embed_documents([]).shape == (0, 384)
+
+
+def test_minilm_truncates_long_input(minilm: embed.Embedder) -> None:
+    long = "tokens " * 2000
+    v = minilm.embed_documents([long, long + " extra words at the very end"])
+    assert np.allclose(v[0], v[1], atol=1e-6)  # past 256 tokens nothing changes
+
+
+def test_corrupted_model_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    good = Path(MiniLMEmbedder().model_path)
+    bad = tmp_path / "model.onnx"
+    shutil.copyfile(good, bad)
+    with bad.open("r+b") as f:
+        f.seek(1000)
+        f.write(b"\x00\x01\x02\x03")
+    with pytest.raises(EmbedderError, match=r"failed its integrity check: sha256 [0-9a-f]{64}, expected 8199be6f"):
+        MiniLMEmbedder(model_path=bad)
+
+
+def test_hash_check_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    model = tmp_path / "model.onnx"
+    shutil.copyfile(MiniLMEmbedder().model_path, model)
+    calls: list[Path] = []
+    real = embed._sha256
+
+    def counting(p: Path) -> str:
+        calls.append(p)
+        return real(p)
+
+    monkeypatch.setattr(embed, "_sha256", counting)
+    embed.verify_model_file(model)
+    embed._verified.clear()  # a new process: only the on-disk cache remains
+    embed.verify_model_file(model)
+    assert len(calls) == 1
+    assert (tmp_path / "cache" / "hopgraph" / "verified-models.json").exists()
+
+
+def test_thread_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HOPGRAPH_EMBED_THREADS", raising=False)
+    assert embed.embed_threads() == 1
+    monkeypatch.setenv("HOPGRAPH_EMBED_THREADS", "3")
+    assert embed.embed_threads() == 3
+    monkeypatch.setenv("HOPGRAPH_EMBED_THREADS", "zero")
+    with pytest.raises(EmbedderError, match="HOPGRAPH_EMBED_THREADS"):
+        embed.embed_threads()
+
+
+def test_spec_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(EmbedderError, match="unknown embedder 'word2vec'"):
+        get_embedder("word2vec")
+    import importlib.util
+
+    if importlib.util.find_spec("fastembed") is None:
+        with pytest.raises(EmbedderError, match="needs the optional package fastembed"):
+            get_embedder("fastembed:BAAI/bge-small-en-v1.5")
+    monkeypatch.setenv("HOPGRAPH_EMBEDDER", "minilm")
+    assert get_embedder(None) is get_embedder("minilm")
+
+
+# --- OpenAI-compatible endpoint --------------------------------------------------------------
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: Any
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server API
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        st = self.server.state
+        st["requests"].append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
+        if st["fail_first"] > 0:
+            st["fail_first"] -= 1
+            self.send_response(503)
+            self.end_headers()
+            self.wfile.write(b"busy")
+            return
+        rows = []
+        for i, text in enumerate(body["input"]):
+            v = np.zeros(16)
+            for w in text.lower().split():
+                v[hash(w) % 16] += 1.0
+            rows.append({"object": "embedding", "index": i, "embedding": (v * 3).tolist()})
+        rows.reverse()  # the client must reorder by index
+        payload = json.dumps({"object": "list", "data": rows, "model": body["model"]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+@pytest.fixture
+def endpoint() -> Iterator[tuple[str, dict[str, Any]]]:
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    srv.state = {"requests": [], "fail_first": 0}  # type: ignore[attr-defined]
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/v1", srv.state  # type: ignore[attr-defined]
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_openai_embedder(endpoint: tuple[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    url, state = endpoint
+    monkeypatch.setenv("OPENAI_BASE_URL", url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    e = OpenAIEmbedder("text-embedding-test", batch_size=2)
+    state["fail_first"] = 1  # one 503, then success: retried
+    vecs = e.embed_documents(["red apple", "green apple", "red apple", "blue sky"])
+    assert vecs.shape == (4, 16)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-6)
+    assert np.allclose(vecs[0], vecs[2])  # order kept despite the server's reversed rows
+    assert e.dim == 16
+    reqs = state["requests"]
+    assert reqs[0]["path"] == "/v1/embeddings" and reqs[0]["auth"] == "Bearer sk-test"
+    assert reqs[0]["body"]["model"] == "text-embedding-test"
+    assert [len(r["body"]["input"]) for r in reqs] == [2, 2, 2]  # retry + two batches of 2
+    e.close()
+
+
+def test_openai_embedder_errors(endpoint: tuple[str, dict[str, Any]]) -> None:
+    url, state = endpoint
+    e = OpenAIEmbedder("m", base_url=url, max_retries=1)
+    state["fail_first"] = 5
+    with pytest.raises(EmbedderError, match="answered 503"):
+        e.embed_documents(["x"])
+    dead = OpenAIEmbedder("m", base_url="http://127.0.0.1:9/v1", max_retries=0, timeout_s=2)
+    with pytest.raises(EmbedderError, match="cannot reach embedding endpoint"):
+        dead.embed_query("x")
+
+
+def test_openai_spec(monkeypatch: pytest.MonkeyPatch, endpoint: tuple[str, dict[str, Any]]) -> None:
+    url, _ = endpoint
+    monkeypatch.setenv("OPENAI_BASE_URL", url)
+    monkeypatch.setattr(embed, "_cache", {})
+    e = get_embedder("openai:my-model")
+    assert isinstance(e, OpenAIEmbedder) and e.model == "my-model" and e.name == "openai:my-model"
+    assert e.embed_query("hello world").shape == (16,)

@@ -1,0 +1,149 @@
+"""The evaluation harness: metric definitions and a small end-to-end run."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from hopgraph.cli import main
+from hopgraph.evals.data import EvalError, load_beir
+from hopgraph.evals.metrics import aggregate, per_query_metrics, rrf
+from hopgraph.evals.runner import EvalOptions, evaluate
+from hopgraph.index.memory import MemoryBackend
+
+
+def _ndcg(gains: list[int], ideal: list[int]) -> float:
+    def dcg(g: list[int]) -> float:
+        return sum(x / math.log2(i + 2) for i, x in enumerate(g))
+    return dcg(gains) / dcg(sorted(ideal, reverse=True))
+
+
+def test_metrics_match_hand_computed_values() -> None:
+    qrels = {"q1": {"a": 1, "b": 1, "z": 0}, "q2": {"c": 2, "d": 1}, "q3": {"e": 1}}
+    runs = {
+        "q1": ["x", "a", "z", "y", "b"],          # hits at ranks 2 and 5
+        "q2": ["d", "c"],                          # graded: the better one second
+        "q3": [f"n{i}" for i in range(10)] + ["e"],  # first hit at rank 11: outside every cut-off
+    }
+    m = per_query_metrics(qrels, runs)
+    assert m["q1"]["ndcg@10"] == pytest.approx(_ndcg([0, 1, 0, 0, 1], [1, 1]))
+    assert m["q1"]["recall@2"] == 0.5 and m["q1"]["recall@5"] == 1.0
+    assert m["q1"]["mrr@10"] == 0.5
+    assert m["q1"]["full_support@5"] == 1.0
+    assert m["q2"]["ndcg@10"] == pytest.approx(_ndcg([1, 2], [2, 1]))
+    assert m["q2"]["recall@2"] == 1.0 and m["q2"]["mrr@10"] == 1.0
+    assert m["q3"]["recall@10"] == 0.0 and m["q3"]["mrr@10"] == 0.0 and m["q3"]["ndcg@10"] == 0.0
+    assert m["q3"]["full_support@5"] == 0.0
+    mean = aggregate(m)
+    assert mean["recall@5"] == pytest.approx((1.0 + 1.0 + 0.0) / 3)
+
+
+def test_empty_and_duplicated_rankings() -> None:
+    m = per_query_metrics({"q": {"a": 1, "b": 1}}, {"q": []})
+    assert all(v == 0.0 for v in m["q"].values())
+    # A repeated id counts once and does not push later ids down.
+    m = per_query_metrics({"q": {"a": 1, "b": 1}}, {"q": ["a", "a", "b"]})
+    assert m["q"]["recall@2"] == 1.0 and m["q"]["ndcg@10"] == pytest.approx(1.0)
+
+
+def test_rrf_fuses_and_breaks_ties_by_id() -> None:
+    assert rrf([["a", "b"], ["b", "a"]]) == ["a", "b"]
+    assert rrf([["a", "b", "c"], ["b", "c"]]) == ["b", "c", "a"]
+
+
+def write_beir(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    docs = [
+        ("lantern", "The Copper Lantern", "The Copper Lantern is an oil painting by Ilse Varnhagen, from 1907."),
+        ("varnhagen", "Ilse Varnhagen", "Ilse Varnhagen grew up in Korvath and studied under Emil Strand."),
+        ("korvath", "Korvath", "Korvath lies on the Seline, a river flowing through the old town."),
+        ("bees", "Honey bees", "Honey bees make honey from the nectar of flowers."),
+        ("tides", "Tides", "Tides are caused by the gravity of the moon and the sun."),
+        ("bread", "Sourdough", "Sourdough bread rises with wild yeast and lactic acid bacteria."),
+    ]
+    with (folder / "corpus.jsonl").open("w") as f:
+        for i, t, x in docs:
+            f.write(json.dumps({"_id": i, "title": t, "text": x}) + "\n")
+    queries = [
+        ("q1", "Who painted The Copper Lantern and where did the painter grow up?", "gold answer: Korvath"),
+        ("q2", "What causes tides?", ""),
+        ("q3", "How do bees make honey?", ""),
+        ("q4", "A question without judgments", ""),
+    ]
+    with (folder / "queries.jsonl").open("w") as f:
+        for i, t, a in queries:
+            f.write(json.dumps({"_id": i, "text": t, "answer": a}) + "\n")
+    (folder / "qrels.tsv").write_text(
+        "query-id\tcorpus-id\tscore\nq1\tlantern\t1\nq1\tvarnhagen\t1\nq2\ttides\t1\nq3\tbees\t1\n"
+    )
+    return folder
+
+
+def test_load_beir_skips_queries_without_qrels(tmp_path: Path) -> None:
+    data = load_beir(write_beir(tmp_path / "tiny"))
+    assert [q for q, _ in data.queries] == ["q1", "q2", "q3"]
+    assert data.skipped == ["q4"]
+    with pytest.raises(EvalError):
+        load_beir(tmp_path / "missing")
+
+
+def test_evaluate_on_a_given_backend(tmp_path: Path) -> None:
+    folder = write_beir(tmp_path / "tiny")
+    backend = MemoryBackend()
+    for line in (folder / "corpus.jsonl").read_text().splitlines():
+        d = json.loads(line)
+        backend.add_text(d["_id"], d["title"], d["text"], container="default")
+    out = tmp_path / "out"
+    opts = EvalOptions(data=str(folder), out=str(out), progress=False, container="default")
+    results = evaluate(opts, backend=backend)
+    assert results["queries"] == 3 and results["skipped_no_qrels"] == 1
+    assert set(results["systems"]) == {"builtin", "hybrid", "bm25", "dense"}
+    for m in results["systems"].values():
+        assert all(0.0 <= m[k] <= 1.0 for k in ("ndcg@10", "recall@2", "recall@5", "recall@10", "mrr@10"))
+    builtin = results["systems"]["builtin"]
+    assert builtin["recall@5"] == 1.0
+    assert builtin["exit_reasons"] and builtin["mean_turns"] >= 2 and builtin["mean_tool_calls"] >= 3
+    assert results["systems"]["hybrid"]["mean_turns"] == 1
+    saved = json.loads((out / "results.json").read_text())
+    assert saved["systems"]["builtin"]["recall@5"] == 1.0
+    assert "| `builtin` |" in (out / "results.md").read_text()
+    assert (out / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len((out / "per_query.jsonl").read_text().splitlines()) == 3 * 4
+
+
+def test_cli_builds_then_reuses_the_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_beir(tmp_path / "tiny")
+    args = ["eval", "--data", str(folder), "--index", str(tmp_path / "idx"), "--out", str(tmp_path / "out"),
+            "--quiet", "--limit", "2"]
+    assert main(args) == 0
+    first = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert first["index"]["reused"] is False and first["index"]["documents"] == 6
+    assert first["queries"] == 2
+    printed = capsys.readouterr().out
+    assert "| `builtin` |" in printed and "| `hybrid` |" in printed
+    from hopgraph.index.factory import close_all
+
+    close_all()
+    assert main(args) == 0
+    second = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert second["index"]["reused"] is True
+    assert second["systems"]["builtin"] == {**second["systems"]["builtin"], **{
+        k: first["systems"]["builtin"][k] for k in ("ndcg@10", "recall@5", "mrr@10")}}
+    # A changed corpus gets a fresh index.
+    with (folder / "corpus.jsonl").open("a") as f:
+        f.write(json.dumps({"_id": "extra", "title": "Extra", "text": "One more document."}) + "\n")
+    close_all()
+    assert main(args) == 0
+    third = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert third["index"]["reused"] is False and third["index"]["documents"] == 7
+    close_all()
+
+
+def test_cli_reports_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--data", str(tmp_path / "nope"), "--quiet"]) == 2
+    assert "error:" in capsys.readouterr().err
+    folder = write_beir(tmp_path / "tiny")
+    assert main(["eval", "--data", str(folder), "--runs", "0", "--quiet", "--index", str(tmp_path / "i")]) == 2

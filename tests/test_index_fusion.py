@@ -1,0 +1,68 @@
+"""Fusion, score band and keyword-query parsing (pure functions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hopgraph.index.backend import Chunk, Hit, make_chunk_id
+from hopgraph.index.common import is_whole, parse_text_query
+from hopgraph.index.fusion import rrf_fuse, rrf_ids, score_band, sort_hits
+
+
+def hit(doc: str, score: float, index: int = 0, count: int = 1, h: str = "h") -> Hit:
+    return Hit(chunk=Chunk(chunk_id=make_chunk_id("c", doc, index), doc_id=doc, index=index, title=doc, text=doc,
+                           container="c", content_hash=h, chunk_count=count), score=score)
+
+
+def test_rrf_rewards_agreement_and_breaks_ties_by_chunk_id() -> None:
+    dense = [hit("a", 0.9), hit("b", 0.8), hit("c", 0.7)]
+    sparse = [hit("c", 9.0), hit("b", 5.0), hit("d", 1.0)]
+    fused = rrf_fuse([dense, sparse], 10)
+    assert [h.doc_id for h in fused] == ["c", "b", "a", "d"]
+    assert fused[0].score == pytest.approx(1 / 61 + 1 / 63)
+    assert fused[1].score == pytest.approx(2 / 62)
+    # Equal contributions tie and fall back to chunk id order.
+    tied = rrf_fuse([[hit("z", 1.0)], [hit("y", 1.0)]], 10)
+    assert [h.doc_id for h in tied] == ["y", "z"]
+    assert rrf_fuse([dense, sparse], 2) == fused[:2]
+    assert rrf_fuse([], 5) == []
+
+
+def test_rrf_ids_orders_equal_engine_scores_by_chunk_id() -> None:
+    a = [("c/x#0", 1.0), ("c/a#0", 1.0), ("c/m#0", 0.5)]
+    assert [cid for cid, _ in rrf_ids([a], 3)] == ["c/a#0", "c/x#0", "c/m#0"]
+    assert [cid for cid, _ in rrf_ids([list(reversed(a))], 3)] == ["c/a#0", "c/x#0", "c/m#0"]
+
+
+def test_sort_hits_ignores_float_noise() -> None:
+    hits = [hit("b", 0.5000000001), hit("a", 0.5), hit("c", 0.9)]
+    assert [h.doc_id for h in sort_hits(hits)] == ["c", "a", "b"]
+
+
+def test_score_band() -> None:
+    hits = [hit("a", 1.0), hit("b", 0.8), hit("c", 0.55), hit("d", 0.7)]
+    assert [h.doc_id for h in score_band(hits, 0.3)] == ["a", "b"]  # stops at the first one out
+    assert [h.doc_id for h in score_band(hits, 0.5)] == ["a", "b", "c", "d"]
+    assert score_band(hits, None) == hits
+    assert [h.doc_id for h in score_band(hits, 0.0)] == ["a"]
+    assert [h.doc_id for h in score_band(hits, 0.0, min_keep=2)] == ["a", "b"]
+    assert score_band([], 0.2) == []
+    with pytest.raises(ValueError):
+        score_band(hits, -0.1)
+
+
+def test_parse_text_query() -> None:
+    q = parse_text_query('insulin "beta cells" -mouse -rat resistance "')
+    assert q.terms == ("insulin", "resistance")
+    assert q.phrases == ("beta cells",)
+    assert q.excluded == ("mouse", "rat")
+    assert q.positive_text == "insulin resistance beta cells"
+    assert parse_text_query("well-known co-factor").terms == ("well-known", "co-factor")
+    assert parse_text_query("- -- x").terms == ("x",)
+    assert parse_text_query('""').phrases == ()
+
+
+def test_is_whole() -> None:
+    assert is_whole([hit("a", 1, 0, 2).chunk, hit("a", 1, 1, 2).chunk])
+    assert not is_whole([hit("a", 1, 0, 3).chunk, hit("a", 1, 1, 3).chunk])
+    assert not is_whole([hit("a", 1, 0, 2, "x").chunk, hit("a", 1, 1, 2, "y").chunk])

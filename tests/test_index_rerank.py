@@ -1,0 +1,104 @@
+"""Rerankers: the HTTP one against a small local endpoint, and the spec parsing."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from hopgraph.index.backend import Chunk, Hit, make_chunk_id
+from hopgraph.index.rerank import HttpReranker, RerankError, get_reranker
+
+
+def hit(doc: str, text: str, score: float) -> Hit:
+    return Hit(chunk=Chunk(chunk_id=make_chunk_id("default", doc, 0), doc_id=doc, index=0, title=doc.upper(),
+                           text=text, container="default"), score=score)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: Any
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server API
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        st = self.server.state
+        st["requests"].append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
+        if st.get("status", 200) != 200:
+            self.send_response(st["status"])
+            self.end_headers()
+            self.wfile.write(b"nope")
+            return
+        q = set(body["query"].lower().split())
+        scored = [(i, len(q & set(d.lower().split())) / 10) for i, d in enumerate(body["documents"])]
+        scored.sort(key=lambda p: -p[1])
+        results = [{"index": i, "relevance_score": s} for i, s in scored[: body["top_n"]]]
+        payload = json.dumps(results if st.get("bare") else {"results": results}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+
+@pytest.fixture
+def endpoint() -> Iterator[tuple[str, dict[str, Any]]]:
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    srv.state = {"requests": []}  # type: ignore[attr-defined]
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}/v1/rerank", srv.state  # type: ignore[attr-defined]
+    srv.shutdown()
+    srv.server_close()
+
+
+HITS = [
+    hit("a", "bread recipes and baking", 0.9),
+    hit("b", "how to repair a bicycle chain quickly", 0.8),
+    hit("c", "bicycle history", 0.7),
+]
+
+
+def test_http_reranker_reorders(endpoint: tuple[str, dict[str, Any]]) -> None:
+    url, state = endpoint
+    r = HttpReranker(url, model="rerank-test", api_key="k1")
+    out = r.rerank("repair bicycle chain", HITS, top_n=2)
+    assert [h.doc_id for h in out] == ["b", "c"]
+    assert out[0].score == pytest.approx(0.3)
+    req = state["requests"][0]
+    assert req["path"] == "/v1/rerank" and req["auth"] == "Bearer k1"
+    assert req["body"]["query"] == "repair bicycle chain" and req["body"]["model"] == "rerank-test"
+    assert req["body"]["documents"][1] == "B\nhow to repair a bicycle chain quickly"
+    assert req["body"]["top_n"] == 3
+    assert r.rerank("anything", []) == []
+    state["bare"] = True  # TEI style: a bare list
+    assert [h.doc_id for h in r.rerank("bread baking", HITS)] == ["a", "b", "c"]
+
+
+def test_http_reranker_errors(endpoint: tuple[str, dict[str, Any]]) -> None:
+    url, state = endpoint
+    state["status"] = 400
+    with pytest.raises(RerankError, match="answered 400"):
+        HttpReranker(url).rerank("q", HITS)
+    with pytest.raises(RerankError, match="cannot reach reranker"):
+        HttpReranker("http://127.0.0.1:9/rerank", max_retries=0, timeout_s=2).rerank("q", HITS)
+
+
+def test_get_reranker_specs(endpoint: tuple[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    url, _ = endpoint
+    monkeypatch.delenv("HOPGRAPH_RERANKER", raising=False)
+    assert get_reranker(None) is None
+    assert get_reranker("none") is None
+    assert isinstance(get_reranker(url), HttpReranker)
+    http = get_reranker(f"http:{url}")
+    assert isinstance(http, HttpReranker) and http.url == url
+    with pytest.raises(RerankError, match="unknown reranker"):
+        get_reranker("colbert")
+    if importlib.util.find_spec("fastembed") is None:
+        with pytest.raises(RerankError, match="needs the optional package fastembed"):
+            get_reranker("fastembed:Xenova/ms-marco-MiniLM-L-6-v2")

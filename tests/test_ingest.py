@@ -1,0 +1,262 @@
+"""Ingestion: every file type, idempotence, crash safety, BEIR corpora and the CLI commands."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hopgraph.index import factory
+from hopgraph.index.backend import Chunk, Scope
+from hopgraph.index.edge import EdgeBackend
+from hopgraph.index.embed import get_embedder
+from hopgraph.index.ingest import Chunker, ingest_beir, ingest_paths, summary_line
+
+S = Scope(("default",))
+
+
+def make_files(root: Path) -> Path:
+    import docx
+    import openpyxl
+    from fpdf import FPDF
+
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "sub").mkdir()
+    (root / "notes.txt").write_text("The lighthouse keeper logged every ship. Storms came in winter.")
+    (root / "sub" / "orbits.md").write_text("# Orbital Mechanics\n\nKepler's laws describe planetary orbits.")
+    (root / "coffee.html").write_text(
+        "<html><head><title>Coffee Guide</title></head><body><h1>Brewing</h1>"
+        "<p>Espresso needs finely ground beans.</p><script>var hidden = 'scriptword';</script></body></html>"
+    )
+    (root / "fruit.csv").write_text("name,color\napple,red\nbanana,yellow\n")
+    (root / "broken.pdf").write_text("this is not a pdf")
+    (root / ".hidden.txt").write_text("should never be read")
+    (root / "image.png").write_bytes(b"\x89PNG\r\n")
+    pdf = FPDF()
+    for i in range(3):
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=12)
+        pdf.multi_cell(0, 10, f"Page {i + 1} of the volcano report. Magma chamber number {i + 1} rises.")
+    pdf.output(str(root / "report.pdf"))
+    d = docx.Document()
+    d.add_paragraph("Quarterly budget memo: travel costs went down.")
+    d.save(str(root / "memo.docx"))
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Stock"
+    ws.append(["item", "qty"])
+    ws.append(["bolts", 40])
+    ws.append(["nuts", 12])
+    wb.save(str(root / "stock.xlsx"))
+    return root
+
+
+@pytest.fixture
+def backend(tmp_path: Path) -> Iterator[EdgeBackend]:
+    b = EdgeBackend(tmp_path / "index", embedder=get_embedder("minilm"))
+    yield b
+    b.close()
+
+
+def chunks_of(b: EdgeBackend, doc_id: str, container: str = "default") -> list[Chunk]:
+    doc = b.read(doc_id, Scope((container,)))
+    assert doc is not None, doc_id
+    return list(doc.chunks)
+
+
+def test_ingest_folder_of_every_type(backend: EdgeBackend, tmp_path: Path) -> None:
+    root = make_files(tmp_path / "files")
+    rep = ingest_paths(backend, [root], container="default", tags=["demo", "q3"], progress=False)
+    assert rep.docs == 7
+    assert rep.unchanged == 0
+    skipped = dict(rep.skipped)
+    assert set(skipped) == {str(root / "broken.pdf"), str(root / "image.png")}
+    assert "unsupported file type .png" in skipped[str(root / "image.png")]
+    assert rep.chunks == backend.count()
+    expect = {
+        "notes.txt": ("notes", "txt"), "sub/orbits.md": ("Orbital Mechanics", "md"),
+        "coffee.html": ("Coffee Guide", "html"), "fruit.csv": ("fruit", "table"),
+        "report.pdf": ("report", "pdf"), "memo.docx": ("memo", "docx"), "stock.xlsx": ("stock", "table"),
+    }
+    for doc_id, (title, kind) in expect.items():
+        cs = chunks_of(backend, doc_id)
+        assert {(c.title, c.kind) for c in cs} == {(title, kind)}, doc_id
+        assert all(c.tags == ("demo", "q3") for c in cs)
+        assert all(c.context and c.context == cs[0].context for c in cs)
+        assert all(c.source == str((root / doc_id).resolve()) for c in cs)
+        if kind != "pdf":
+            assert all(c.page is None for c in cs)
+    pdf = chunks_of(backend, "report.pdf")
+    assert [c.page for c in pdf] == [1, 2, 3]
+    assert "Magma chamber number 2" in pdf[1].text
+    assert "scriptword" not in chunks_of(backend, "coffee.html")[0].text
+    assert "Espresso needs finely ground beans." in chunks_of(backend, "coffee.html")[0].text
+    stock = chunks_of(backend, "stock.xlsx")[0].text
+    assert "item: bolts" in stock and "qty: 40" in stock
+    assert chunks_of(backend, "sub/orbits.md")[0].context == "Orbital Mechanics: # Orbital Mechanics Kepler's laws " \
+        "describe planetary orbits." or chunks_of(backend, "sub/orbits.md")[0].context.startswith("Orbital Mechanics")
+    assert backend.search("magma volcano", Scope(("default",), ("demo",)), 1)[0].doc_id == "report.pdf"
+    assert backend.text_search("bolts", S, 1)[0].doc_id == "stock.xlsx"
+
+
+def test_rerun_skips_unchanged_and_replaces_changed(backend: EdgeBackend, tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    long_text = "\n\n".join(f"Section {i}. " + "The committee reviewed the harbour dredging plan. " * 12
+                            for i in range(12))
+    (root / "long.txt").write_text(long_text)
+    (root / "short.txt").write_text("A short note about pelicans.")
+    first = ingest_paths(backend, [root], progress=False)
+    n_long = len(chunks_of(backend, "long.txt"))
+    assert first.docs == 2 and n_long > 5
+    second = ingest_paths(backend, [root], progress=False)
+    assert (second.docs, second.unchanged, second.chunks) == (0, 2, 0)
+    (root / "long.txt").write_text("Now the long document is short and about herons.")
+    third = ingest_paths(backend, [root], progress=False)
+    assert (third.docs, third.unchanged) == (1, 1)
+    cs = chunks_of(backend, "long.txt")
+    assert len(cs) == 1 and "herons" in cs[0].text
+    assert backend.count() == 2
+    assert backend.text_search("dredging", S, 5) == []
+    # New tags count as a change.
+    fourth = ingest_paths(backend, [root], tags=["birds"], progress=False)
+    assert fourth.docs == 2
+    assert backend.search("herons", Scope(("default",), ("birds",)), 1)[0].doc_id == "long.txt"
+
+
+def test_chunks_are_token_sized_with_overlap(backend: EdgeBackend, tmp_path: Path) -> None:
+    from hopgraph.tokens import get_encoding
+
+    words = [f"w{i}" for i in range(1500)]
+    (tmp_path / "big.txt").write_text(" ".join(words))
+    ingest_paths(backend, [tmp_path / "big.txt"], progress=False)
+    cs = chunks_of(backend, "big.txt")
+    enc = get_encoding()
+    sizes = [len(enc.encode(c.text)) for c in cs]
+    assert len(cs) > 5 and max(sizes) <= 200
+    assert cs[0].text.split()[-1] in cs[1].text.split()[:40]  # overlap
+    assert cs[0].text.startswith("w0 w1") and cs[-1].text.endswith("w1499")
+    assert all(c.chunk_count == len(cs) for c in cs)
+
+
+class CrashingBackend(EdgeBackend):
+    """Dies after a given number of upsert batches, like a process killed mid-ingest."""
+
+    crash_after = 1
+
+    def upsert(self, chunks: Sequence[Chunk]) -> None:
+        if self.crash_after == 0:
+            raise KeyboardInterrupt("simulated crash")
+        self.crash_after -= 1
+        super().upsert(chunks)
+
+
+def test_interrupted_ingest_is_invisible_then_finished(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    root.mkdir()
+    (root / "big.txt").write_text(" ".join(f"token{i}" for i in range(1500)))
+    b = CrashingBackend(tmp_path / "index", embedder=get_embedder("minilm"))
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ingest_paths(b, [root], progress=False, batch=8)
+        assert 0 < b.count() < 30  # some chunks landed
+        assert b.read("big.txt", S) is None
+        assert b.document_hash("big.txt", "default") is None
+        assert b.text_search("token5", S, 5) == []
+        b.crash_after = 10**6
+        rep = ingest_paths(b, [root], progress=False, batch=8)
+        assert rep.docs == 1
+        doc = b.read("big.txt", S)
+        assert doc is not None
+        assert b.count() == len(doc.chunks) == doc.chunks[0].chunk_count
+        assert [c.index for c in doc.chunks] == list(range(len(doc.chunks)))
+    finally:
+        b.close()
+
+
+def write_corpus(path: Path, n: int = 30) -> Path:
+    with path.open("w") as f:
+        for i in range(n):
+            f.write(json.dumps({"_id": f"doc-{i}", "title": f"Title {i}",
+                                "text": f"Abstract number {i} about {'glaciers' if i == 7 else 'proteins'}."}) + "\n")
+        f.write("\n")
+        f.write("{not json\n")
+    return path
+
+
+def test_ingest_beir_corpus(backend: EdgeBackend, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus.jsonl")
+    rep = ingest_beir(backend, corpus, container="sci", progress=False)
+    assert (rep.docs, rep.chunks) == (30, 30)
+    assert len(rep.skipped) == 1 and rep.skipped[0][1].startswith("bad record")
+    hit = backend.search("glaciers", Scope(("sci",)), 1)[0]
+    assert hit.doc_id == "doc-7" and hit.chunk.title == "Title 7" and hit.chunk.kind == "beir"
+    assert hit.chunk.context == "Title 7: Abstract number 7 about glaciers."
+    again = ingest_paths(backend, [corpus], container="sci", progress=False)  # via the generic entry point
+    assert (again.docs, again.unchanged) == (0, 30)
+
+
+def test_summary_line() -> None:
+    assert summary_line("Title", "First sentence here. Second one.") == "Title: First sentence here."
+    assert summary_line("", "No title at all") == "No title at all"
+    assert len(summary_line("T", "x" * 1000)) == 200
+
+
+def test_chunker_handles_special_tokens() -> None:
+    assert Chunker().split("text with <|endoftext|> inside") == ["text with <|endoftext|> inside"]
+
+
+# --- CLI ------------------------------------------------------------------------------------
+
+
+def cli(*argv: str) -> int:
+    from hopgraph.cli import main
+
+    return main(list(argv))
+
+
+@pytest.fixture
+def index_dir(tmp_path: Path) -> Iterator[str]:
+    path = str(tmp_path / "cli-index")
+    yield path
+    factory.close_all()
+
+
+def test_cli_ingest_search_delete(tmp_path: Path, index_dir: str, capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_files(tmp_path / "files")
+    assert cli("ingest", str(root), "--index", index_dir, "--container", "team", "--tags", "a,b") == 0
+    out = capsys.readouterr().out
+    assert "ingested 7 documents" in out and "skipped" in out and "broken.pdf" in out
+
+    assert cli("search", "magma chamber", "--index", index_dir, "--container", "team", "--json") == 0
+    hits: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
+    assert hits[0]["doc_id"] == "report.pdf"
+    assert set(hits[0]) == {"doc_id", "title", "score", "page", "container"}
+    assert hits[0]["container"] == "team" and hits[0]["page"] in (1, 2, 3)
+    assert len({h["doc_id"] for h in hits}) == len(hits)  # one row per document
+
+    assert cli("search", "bolts", "--mode", "text", "--index", index_dir, "--container", "team",
+               "--tag", "a", "--tag", "b") == 0
+    out = capsys.readouterr().out
+    assert "stock.xlsx" in out.splitlines()[0]
+    assert cli("search", "bolts", "--index", index_dir, "--json") == 0  # default container sees nothing
+    assert json.loads(capsys.readouterr().out) == []
+
+    assert cli("delete", "--doc", "stock.xlsx", "--index", index_dir, "--container", "team") == 0
+    assert "deleted stock.xlsx" in capsys.readouterr().out
+    assert cli("delete", "--doc", "stock.xlsx", "--index", index_dir) == 2
+    assert "error: no document 'stock.xlsx'" in capsys.readouterr().err
+
+
+def test_cli_errors_are_one_line(tmp_path: Path, index_dir: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli("ingest", str(tmp_path / "missing"), "--index", index_dir) == 2
+    assert capsys.readouterr().err.startswith("error: no such file or folder")
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert cli("search", "x", "--index", str(blocker / "idx")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot create index directory") and err.count("\n") == 1
