@@ -50,4 +50,6 @@ class ScriptedChatModel(BaseChatModel):
             index = len(self.replies) - 1
         reply = self.replies[index]
         message = reply(messages) if callable(reply) else reply
+        # A fresh message every call: a reused object would carry the id the graph gave it last time.
+        message = message.model_copy(update={"id": None}, deep=True)
         return ChatResult(generations=[ChatGeneration(message=message)])

@@ -28,10 +28,12 @@ def test_rrf_rewards_agreement_and_breaks_ties_by_chunk_id() -> None:
     assert rrf_fuse([], 5) == []
 
 
-def test_rrf_ids_orders_equal_engine_scores_by_chunk_id() -> None:
-    a = [("c/x#0", 1.0), ("c/a#0", 1.0), ("c/m#0", 0.5)]
-    assert [cid for cid, _ in rrf_ids([a], 3)] == ["c/a#0", "c/x#0", "c/m#0"]
-    assert [cid for cid, _ in rrf_ids([list(reversed(a))], 3)] == ["c/a#0", "c/x#0", "c/m#0"]
+def test_rrf_ids_keeps_list_order_and_breaks_fused_ties_by_key() -> None:
+    dense = [("c/x#0", 0.9), ("c/a#0", 0.8)]
+    sparse = [("c/b#0", 7.0), ("c/x#0", 3.0)]
+    assert [cid for cid, _ in rrf_ids([dense, sparse], 3)] == ["c/x#0", "c/b#0", "c/a#0"]
+    assert [cid for cid, _ in rrf_ids([[("c/z#0", 1.0)], [("c/y#0", 1.0)]], 2)] == ["c/y#0", "c/z#0"]
+    assert rrf_ids([dense, sparse], 1)[0][1] == pytest.approx(1 / 61 + 1 / 62)
 
 
 def test_sort_hits_ignores_float_noise() -> None:

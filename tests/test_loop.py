@@ -297,3 +297,46 @@ def test_model_error_ends_with_clear_reason(backend: MemoryBackend) -> None:
     result = run("q", context=ctx(backend, ScriptedChatModel(replies=[explode])))
     assert result["exit_reason"] == "model_error"
     assert "could not be reached" in result["error"]
+
+
+def test_stream_yields_per_node_updates(backend: MemoryBackend) -> None:
+    from hopgraph import stream
+
+    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme"})),
+                                       calls(call("report_helpful_ids", {"ids": ["d1"]}))])
+    nodes = [next(iter(update)) for update in stream("Acme?", context=ctx(backend, model))]
+    assert nodes == ["prepare", "generate", "tools", "decide", "budget_notice", "generate", "tools", "decide",
+                     "finalize"]
+
+
+async def test_async_run_on_a_thread(backend: MemoryBackend, tmp_path: object) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from hopgraph import arun
+
+    saver = InMemorySaver()
+    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Globex copper"}),
+                                             call("report_helpful_ids", {"ids": ["d1"]})) for _ in range(2)])
+    first = await arun("Copper?", context=ctx(backend, model), thread_id="a1", checkpointer=saver)
+    second = await arun("Again?", context=ctx(backend, model), thread_id="a1", checkpointer=saver)
+    assert first["reported_ids"] == ["globex-contract"] == second["reported_ids"]
+    assert first["thread_id"] == "a1"
+    humans = [m.content for m in model.prompts[1] if isinstance(m, HumanMessage)]
+    assert humans == ["Copper?", "Again?"]
+
+
+def test_delete_thread_and_unknown_thread(backend: MemoryBackend) -> None:
+    from hopgraph import delete_thread
+    from hopgraph.api import thread_state
+    from hopgraph.errors import InputError
+
+    saver = InMemorySaver()
+    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme"}),
+                                             call("report_helpful_ids", {"ids": ["d1"]}))])
+    run("Acme?", context=ctx(backend, model), thread_id="del-1", checkpointer=saver)
+    assert thread_state("del-1", checkpointer=saver)["messages"]
+    delete_thread("del-1", checkpointer=saver)
+    with pytest.raises(InputError, match="no conversation with thread id 'del-1'"):
+        thread_state("del-1", checkpointer=saver)
+    with pytest.raises(InputError, match="no conversation"):
+        delete_thread("del-1", checkpointer=saver)

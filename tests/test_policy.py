@@ -101,7 +101,7 @@ def test_short_snippet_is_read() -> None:
     assert result["exit_reason"] == "reported"
     second = result["trace"][1]["tool_calls"]
     lantern_id = result["trace"][0]["new_docs"].index("lantern") + 1
-    assert {"name": "read", "args": {"id": f"d{lantern_id}"}} in [{"name": c["name"], "args": c["args"]} for c in second]
+    assert ("read", {"id": f"d{lantern_id}"}) in [(c["name"], c["args"]) for c in second]
     assert "varnhagen" in result["reported_ids"][:3]
 
 

@@ -178,3 +178,29 @@ def test_empty_corpus_in_answer_mode() -> None:
                                                                  mode="answer"))
     assert result["exit_reason"] in {"answered", "max_turns", "thrash", "no_tool_call", "reported"}
     assert result["citations"] == []
+
+
+def test_invalid_unicode_at_the_cli(tmp_path: Path) -> None:
+    """Lone surrogates reach hopgraph from JSON "\\ud800" escapes (a BEIR corpus) and from argv bytes
+    that are not UTF-8 (Python decodes them as surrogate escapes). Neither may end in a traceback,
+    and the other records of the corpus must still be ingested.
+
+    Fails at present: the embedder's tokenizer raises TypeError on such text; ingest_beir does not
+    catch it (the whole write batch is lost and the CLI prints a traceback), and ``hopgraph search``
+    passes the query on unchanged.
+    """
+    home = tmp_path / "home"
+    home.mkdir()
+    corpus = tmp_path / "beir" / "corpus.jsonl"
+    corpus.parent.mkdir()
+    corpus.write_text('{"_id": "a", "title": "Steel", "text": "Norvik supplies steel bolts."}\n'
+                      '{"_id": "b", "title": "Broken", "text": "steel \\ud800 bolts"}\n'
+                      '{"_id": "c", "title": "Copper", "text": "Globex supplies copper wire."}\n')
+    ingest = cli(["ingest", str(corpus)], home)
+    assert "Traceback" not in ingest.err, ingest.err[-1500:]
+    found = cli(["search", "copper wire", "--json"], home)
+    assert found.code == 0 and json.loads(found.out)[0]["doc_id"] == "c", found
+    # b"\xff" in argv arrives as the lone surrogate "\udcff".
+    odd = cli(["search", "copper \udcff wire", "--json"], home)
+    assert "Traceback" not in odd.err, odd.err[-1500:]
+    assert odd.code in (0, 2), odd

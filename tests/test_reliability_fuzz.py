@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -194,3 +196,41 @@ def test_the_run_continues_after_a_fuzzed_turn() -> None:
     errors = [m for m in graph.get_state(config).values["messages"] if isinstance(m, ToolMessage)][:5]
     assert [m.tool_call_id for m in errors] == ["j1", "j2", "j3", "j4", "j5"]
     assert all(m.status == "error" for m in errors)
+
+
+NASTY_QUERIES = ["\ud800", "steel \udfff bolts", "\x00", "steel\x00", '"\ud800"', "-\ud800", "\u202e steel",
+                 "x" * 4000, "é" * 4000, '"' * 50, "-" * 20, '"steel', "\U0001f600" * 100, "\udcff\udcfe", "\t\n\r"]
+
+
+@pytest.fixture(scope="module", params=["edge", "server"])
+def real_backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from hopgraph.index.backend import Chunk, make_chunk_id
+    from hopgraph.index.embed import get_embedder
+
+    if request.param == "edge":
+        from hopgraph.index.edge import EdgeBackend
+
+        backend: Any = EdgeBackend(tmp_path_factory.mktemp("fuzz") / "index", embedder=get_embedder("minilm"))
+    else:
+        from qdrant_client import QdrantClient
+
+        from hopgraph.index.server import ServerBackend
+
+        backend = ServerBackend(client=QdrantClient(":memory:"), embedder=get_embedder("minilm"))
+    backend.upsert([Chunk(chunk_id=make_chunk_id("default", "acme", 0), doc_id="acme", index=0, title="Acme",
+                          text="Acme Corp supplies steel bolts.", container="default", content_hash="h")])
+    yield backend
+    backend.close()
+
+
+@pytest.mark.parametrize("mode,tools", [("ids", ["search", "text_search"]), ("answer", ["search_documents"])])
+def test_nasty_query_text_on_the_real_backends(real_backend: Any, mode: str, tools: list[str]) -> None:
+    """Lone surrogates (JSON "\\ud800" escapes), NUL, bidi marks, 4,000-character queries: the real
+    backends answer every one (no "failed unexpectedly")."""
+    valid = [{"name": tool, "args": {"query": q}, "id": f"c{i}_{tool}", "type": "tool_call"}
+             for tool in tools for i, q in enumerate(NASTY_QUERIES)]
+    state = {"messages": [HumanMessage(content="q"), AIMessage(content="", tool_calls=valid)]}
+    out = tools_node(state, SimpleNamespace(context=Context(backend=real_backend, mode=mode)))  # type: ignore[arg-type]
+    bad = [(m.tool_call_id, m.content[:120]) for m in out["messages"]
+           if m.status == "error" and "must not be empty" not in m.content]  # "\t\n\r" is blank
+    assert bad == [], bad

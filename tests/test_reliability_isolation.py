@@ -365,3 +365,33 @@ def test_unicode_variants_never_resolve_to_another_document() -> None:
             # Only an id that is a shown short id after trimming whitespace may succeed.
             assert v.strip() in {"d1", "d2", "d3", "d10"}, repr(v)
     assert set(reported) <= MY_IDS
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_answer_mode_search_documents_stays_in_scope(name: str, request: pytest.FixtureRequest) -> None:
+    """search_documents (answer mode) with forged filter arguments: every passage is the caller's."""
+    from types import SimpleNamespace
+
+    from langchain_core.messages import HumanMessage
+
+    from hopgraph.nodes.tools import tools_node
+
+    backend = request.getfixturevalue(name)
+    rng = random.Random(5)
+    context = Context(backend=backend, containers=[MINE], mode="answer", chunk_budget=10**6, tool_timeout_s=60)
+    sent = 0
+    for batch in range(4):
+        probes = []
+        for i in range(50):
+            args: dict[str, Any] = {"query": queries(rng), "limit": 15}
+            args.update(forged_args(rng))
+            probes.append({"name": "search_documents", "args": args, "id": f"sd{batch}_{i}", "type": "tool_call"})
+        state = {"messages": [HumanMessage(content="steel bolts"), AIMessage(content="", tool_calls=probes)]}
+        out = tools_node(state, SimpleNamespace(context=context))  # type: ignore[arg-type]
+        for message in out["messages"]:
+            sent += 1
+            blob = str(message.content) + json.dumps(message.artifact, default=str)
+            assert LEAK not in blob, message.tool_call_id
+            assert all(ref["container"] == MINE for ref in message.artifact.get("refs") or [])
+        assert all(r["container"] == MINE for r in out["turn_memory"].get("refs", {}).values())
+    assert sent == 200

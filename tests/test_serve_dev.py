@@ -157,6 +157,15 @@ async def test_dev_server_threads_state_stream_and_delete(dev_server):
         )
         assert capped["turns"] == 1
 
+        # Answer mode is the same graph with another context: a cited answer.
+        answered = await client.runs.wait(
+            other, "hopgraph", input={"question": "Where is the supplier Norvik based?"},
+            context={"mode": "answer"},
+        )
+        assert answered["exit_reason"] in ("answered", "thrash"), answered
+        assert "Bergen" in answered["answer"]
+        assert answered["citations"] and answered["citations"][0]["title"] == "Norvik profile"
+
         # checkpointer.path from langgraph.json is what stores the thread.
         assert store.rows(tid) > 0
         await client.threads.delete(tid)

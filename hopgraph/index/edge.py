@@ -55,7 +55,7 @@ T = TypeVar("T")
 
 # Below this many points dense search is exact (brute force); above it HNSW is used.
 # bench/bench_index.py measures both sides: see docs/benchmarks-index.md.
-DEFAULT_EXACT_THRESHOLD = 20_000
+DEFAULT_EXACT_THRESHOLD = 10_000
 DEFAULT_HNSW_EF = 128
 # Each list of a hybrid query contributes this many candidates (at least) to the fusion.
 DEFAULT_PREFETCH = 40
@@ -282,31 +282,52 @@ class EdgeBackend(SearchBackend):
         return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
 
     def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
-        """Dense and BM25 lists fetched in one batch, fused in Python with RRF (k=60).
+        """Dense and BM25 lists, fused in Python with RRF (k=60); ties go by chunk id.
 
-        The lists carry chunk ids only; full payloads are read for the fused top ``limit``.
+        The lists carry point ids only; chunk ids are read just for tied scores, and full
+        payloads for the fused top ``limit``. Two plain queries beat one query_batch here:
+        the batch hands work to the search pool, which costs more than it saves.
         """
         if limit <= 0 or self._points == 0:
             return []
-        qe = self._qe
         depth = max(self.prefetch, limit)
         flt = self._filter(scope)
-        only_id = qe.PayloadSelector.Include(["chunk_id"])
-        reqs = [self._dense_request(vec, flt, depth, only_id)]
+        reqs = [self._dense_request(vec, flt, depth, False)]
         if list(sparse.indices):
-            reqs.append(self._sparse_request(sparse, flt, depth, only_id))
-        lists = self._call(lambda s: s.query_batch(qe.QueryBatchRequest(reqs)))
-        fused = rrf_ids([[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in pts]
-                         for pts in lists], limit)
+            reqs.append(self._sparse_request(sparse, flt, depth, False))
+        lists = [self._call(lambda s, r=r: s.query(r)) for r in reqs]
+        ranked = [self._ordered([(p.id, float(p.score)) for p in pts]) for pts in lists]
+        fused = rrf_ids(ranked, len(ranked[0]) + len(ranked[-1]))
         if not fused:
             return []
-        ids = [point_id(cid) for cid, _ in fused]
+        # Everything tied with the last place that fits must be looked at to break the tie by chunk id.
+        cut = min(limit, len(fused))
+        edge = round(fused[cut - 1][1], 9)
+        while cut < len(fused) and round(fused[cut][1], 9) == edge:
+            cut += 1
+        ids = [pid for pid, _ in fused[:cut]]
         records = self._call(lambda s: s.retrieve(ids, True, False))
-        chunks = {str(r.id): payload_chunk(r.payload or {}) for r in records}
-        hits = [
-            Hit(chunk=chunks[pid], score=score) for pid, (_, score) in zip(ids, fused, strict=True) if pid in chunks
-        ]
-        return score_band(hits, self.score_band)
+        chunks = {r.id: payload_chunk(r.payload or {}) for r in records}
+        hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in fused[:cut] if pid in chunks], 9)
+        return score_band(hits[:limit], self.score_band)
+
+    def _ordered(self, pairs: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+        """A result list in a fixed order: score, then chunk id among equal scores."""
+        first: dict[float, Any] = {}
+        tied: set[Any] = set()
+        for pid, score in pairs:
+            key = round(score, 6)
+            if key in first:
+                tied.update((pid, first[key]))
+            else:
+                first[key] = pid
+        names: dict[Any, str] = {}
+        if tied:
+            only_id = self._qe.PayloadSelector.Include(["chunk_id"])
+            recs = self._call(lambda s: s.retrieve(list(tied), only_id, False))
+            names = {r.id: str((r.payload or {}).get("chunk_id", "")) for r in recs}
+        # Only tied entries are compared on the second key, and those all have a name.
+        return sorted(pairs, key=lambda p: (-round(p[1], 6), names.get(p[0], "")))
 
     # --- SearchBackend ---------------------------------------------------------------
 

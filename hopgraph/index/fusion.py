@@ -28,30 +28,29 @@ def rrf_fuse(rankings: Sequence[Sequence[Hit]], limit: int, k: int = RRF_K) -> l
             cid = hit.chunk.chunk_id
             scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
             chunks.setdefault(cid, hit)
-    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), cid))
+    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), str(cid)))
     return [Hit(chunk=chunks[cid].chunk, score=scores[cid]) for cid in order[: max(limit, 0)]]
 
 
-def rrf_ids(rankings: Sequence[Sequence[tuple[str, float]]], limit: int, k: int = RRF_K) -> list[tuple[str, float]]:
-    """RRF over ``(chunk id, engine score)`` lists; each list is first put in a fixed order
-    (score, then chunk id), so equal engine scores never depend on the engine's internal order.
+def rrf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, k: int = RRF_K) -> list[tuple[T, float]]:
+    """RRF over ``(key, engine score)`` lists, each already in its final order; returns
+    ``(key, fused score)`` best first, equal fused scores by key.
     """
-    scores: dict[str, float] = {}
+    scores: dict[T, float] = {}
     for ranking in rankings:
-        ordered = sorted(ranking, key=lambda p: (-round(p[1], 6), p[0]))
-        for rank, (cid, _) in enumerate(ordered, start=1):
+        for rank, (cid, _) in enumerate(ranking, start=1):
             scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
-    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), cid))
+    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), str(cid)))
     return [(cid, scores[cid]) for cid in order[: max(limit, 0)]]
 
 
-def sort_hits(hits: Sequence[Hit]) -> list[Hit]:
+def sort_hits(hits: Sequence[Hit], digits: int = 6) -> list[Hit]:
     """Best first, ties by chunk id (engines may order equal scores arbitrarily).
 
-    Scores are compared at 6 decimals: equal vectors can score a few ulps apart
+    Scores are compared at ``digits`` decimals: equal vectors can score a few ulps apart
     depending on how the engine blocks its arithmetic.
     """
-    return sorted(hits, key=lambda h: (-round(h.score, 6), h.chunk.chunk_id))
+    return sorted(hits, key=lambda h: (-round(h.score, digits), h.chunk.chunk_id))
 
 
 def score_band(hits: Sequence[Hit], band: float | None, min_keep: int = 1) -> list[Hit]:

@@ -219,8 +219,12 @@ class ServerBackend(SearchBackend):
             reqs.append(self._req(SPARSE, self._sparse(sparse), flt, depth, ["chunk_id"]))
         c = self._client
         res = self._call(lambda: c.query_batch_points(self.collection, requests=reqs))
-        fused = rrf_ids([[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in r.points]
-                         for r in res], limit)
+        ranked = [
+            sorted(((str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in r.points),
+                   key=lambda x: (-round(x[1], 6), x[0]))
+            for r in res
+        ]
+        fused = rrf_ids(ranked, limit)
         if not fused:
             return []
         ids = [point_id(cid) for cid, _ in fused]

@@ -72,11 +72,17 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         turn_memory=dict(state.get("turn_memory") or {}),
     )
     scope_error = None
+    backend = None
     try:
         scope = get_scope(context)
     except ScopeError as exc:
-        scope_error = str(exc)
-    backend = get_backend(context) if scope_error is None else None
+        scope_error = f"Refused: {exc}."
+    if scope_error is None:
+        try:
+            backend = get_backend(context)
+        except BackendError as exc:
+            # An index that cannot be opened is a tool error like any other: the run still ends cleanly.
+            scope_error = f"The search backend failed ({exc}). Try again."
     env = ToolEnv(
         backend=backend,  # type: ignore[arg-type]
         scope=scope if scope_error is None else None,  # type: ignore[arg-type]
@@ -106,7 +112,7 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
             planned.append((name, call_id, tool, {}, ToolOutcome(error=str(exc)), None))
             continue
         if scope_error is not None:
-            planned.append((name, call_id, tool, args, ToolOutcome(error=f"Refused: {scope_error}."), None))
+            planned.append((name, call_id, tool, args, ToolOutcome(error=scope_error), None))
             continue
         planned.append((name, call_id, tool, args, None, _POOL.submit(_run_safely, tool, args, env)))
     for bad in invalid:

@@ -35,6 +35,7 @@ class Knobs:
     widen_limit: int = 15
     text_weight: float = 1.0
     noisy_or: bool = True
+    hybrid_first: str = "always"
     question_title: float = 0.95
     later_min_link: float = 0.75
     title_link_rank: int = 1
@@ -79,6 +80,7 @@ class State:
     queries: set[str] = field(default_factory=set)
     entities: set[str] = field(default_factory=set)
     read: set[str] = field(default_factory=set)
+    hybrid_rank: dict[str, int] = field(default_factory=dict)
     hops_done: int = 0
     last_new: int = 0
 
@@ -121,13 +123,15 @@ class HopPlanner:
                     state.texts[doc.id] = doc.text
                 if res.name == "read":
                     continue
+                first_page = hop == 0 or meta is None or meta.parent is None
+                if first_page and res.name == "search":
+                    state.hybrid_rank.setdefault(doc.id, doc.rank)
+                w = self.k.text_weight if res.name == "text_search" else 1.0
                 if meta is not None and meta.widen:
                     # A deeper page of a first-round query: only what lies below the first page counts.
                     if doc.rank > self.k.first_limit:
-                        w = self.k.text_weight if res.name == "text_search" else 1.0
                         state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + doc.rank)
-                elif hop == 0 or meta is None or meta.parent is None:
-                    w = self.k.text_weight if res.name == "text_search" else 1.0
+                elif first_page:
                     state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + doc.rank)
                 else:
                     self._link(state, meta, doc)
@@ -258,18 +262,27 @@ class HopPlanner:
         return edges
 
     def scores(self, state: State) -> dict[str, float]:
-        # First-hop documents by position in the fused first round, not raw RRF (too flat).
-        order = sorted(state.first, key=lambda d: (-state.first[d], d))
-        scores = {d: 1.0 / (1.0 + self.k.first_decay * i) for i, d in enumerate(order)}
+        anchors: list[str] = []
         if self.k.question_title > 0:
             # A document whose title the question names is a first-hop anchor, wherever it ranked.
             question = _norm(state.question)
             for d in state.depth:
                 bt = _norm(base_title(state.titles.get(d, "")))
                 if len(bt) > 2 and _find(question, bt) >= 0:
-                    scores[d] = max(scores.get(d, 0.0), self.k.question_title)
+                    anchors.append(d)
+        title_edges = self.title_edges(state)
+        # First-hop documents by position, not raw RRF (too flat). Exact names matter when documents are
+        # entities (titles named in the question or in other documents): then hybrid and BM25 lists are
+        # fused; otherwise the hybrid list leads and BM25 only orders what it left out.
+        order = sorted(state.first, key=lambda d: (-state.first[d], d))
+        if self.k.hybrid_first == "always" or (self.k.hybrid_first == "auto" and not anchors and not title_edges):
+            pos = {d: i for i, d in enumerate(order)}
+            order.sort(key=lambda d: (state.hybrid_rank.get(d, 1 << 30), pos[d]))
+        scores = {d: 1.0 / (1.0 + self.k.first_decay * i) for i, d in enumerate(order)}
+        for d in anchors:
+            scores[d] = max(scores.get(d, 0.0), self.k.question_title)
         edges: dict[str, list[Edge]] = {d: list(es) for d, es in state.edges.items()}
-        for d, es in self.title_edges(state).items():
+        for d, es in title_edges.items():
             edges.setdefault(d, []).extend(es)
         # Children in order of depth, so a parent's score is final before its children use it.
         for d in sorted(edges, key=lambda x: (state.depth.get(x, 0), x)):

@@ -131,7 +131,8 @@ def require_str(args: Mapping[str, Any], key: str, *, max_chars: int = 4000) -> 
     value = args[key]
     if not isinstance(value, str):
         raise ToolArgError(f"Argument '{key}' must be a string, got {type(value).__name__}.")
-    value = value.strip()
+    # Lone surrogates (JSON "\ud800" escapes) cannot be encoded for the index; they become "?".
+    value = value.encode("utf-8", "replace").decode("utf-8").strip()
     if not value:
         raise ToolArgError(f"Argument '{key}' must not be empty.")
     if len(value) > max_chars:

@@ -9,6 +9,7 @@ from hopgraph.config import Context
 from hopgraph.tools.base import Ledger, Rendered, Tool, ToolArgError, ToolEnv, ToolOutcome
 
 MAX_REPORTED = 100
+MAX_ID_CHARS = 64
 
 
 class ReportHelpfulIdsTool(Tool):
@@ -35,7 +36,8 @@ class ReportHelpfulIdsTool(Tool):
             ids = [part.strip() for part in ids.split(",") if part.strip()]
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
             raise ToolArgError("Argument 'ids' must be a list of document id strings.")
-        return {"ids": [i.strip() for i in ids[:MAX_REPORTED] if i.strip()]}
+        # Real ids are short; anything longer cannot be one and would only bloat the trace.
+        return {"ids": [i.strip() for i in ids[:MAX_REPORTED] if i.strip() and len(i) <= MAX_ID_CHARS]}
 
     def run(self, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
         return ToolOutcome(report=list(args["ids"]))
