@@ -141,6 +141,9 @@ def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int 
     random.seed(seed)
     emb = get_embedder("minilm")
     vocab = [f"term{i}" for i in range(20000)]
+    import shutil
+
+    shutil.rmtree(workdir / f"syn{n}", ignore_errors=True)
     backend = EdgeBackend(workdir / f"syn{n}", embedder=emb, exact_threshold=threshold)
     chunks, vecs = synthetic(n, emb.dim, rng, vocab)
     t = time.perf_counter()
@@ -181,7 +184,7 @@ def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int 
         return lat, ids
 
     out: dict[str, Any] = {"n": n, "load_s": load_s, "optimize_s": optimize_s,
-                           "mode": "exact" if n < threshold else "hnsw"}
+                           "mode": "exact" if n < threshold else "HNSW"}
     for kind in ("hybrid", "text", "dense"):
         run(kind, threshold)  # warm up
         lat, _ = run(kind, threshold)
@@ -305,6 +308,9 @@ def bench_real_recall(ready: dict[str, EdgeBackend], data: Path, workdir: Path) 
         hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=1),
         optimizers=qe.EdgeOptimizersConfig(indexing_threshold=1), max_search_threads=1,
     )
+    import shutil
+
+    shutil.rmtree(workdir / "real-hnsw", ignore_errors=True)
     shard = qe.EdgeShard.create(str(workdir / "real-hnsw"), cfg)
     for i in range(0, len(vectors), 1000):
         shard.update(qe.UpdateOperation.upsert_points(

@@ -351,3 +351,17 @@ def test_pages_survive(harness: Harness) -> None:
     doc = b.read("pdf", S)
     assert doc is not None and [c.page for c in doc.chunks] == [1, 2, 3]
 
+
+
+def test_lone_surrogates_do_not_break_anything(harness: Harness) -> None:
+    b = harness.backend
+    b.upsert([chunk("bad\ud800id", "steel \ud800 bolts from Bergen", title="T\udcff"),
+              chunk("good", "copper wire from Globex")])
+    hits = b.search("steel \udcff bolts", S, 2)
+    assert hits[0].doc_id == "bad\ufffdid" and hits[0].chunk.text == "steel \ufffd bolts from Bergen"
+    assert b.text_search("bolts \ud800", S, 1)[0].doc_id == "bad\ufffdid"
+    assert b.dense_search("\ud800", S, 1)
+    doc = b.read("bad\ud800id", S)
+    assert doc is not None and doc.title == "T\ufffd"
+    assert b.document_hash("bad\ud800id", "default") == "h1"
+    assert b.delete_document("bad\ud800id") == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 import time
 
 import pytest
@@ -340,3 +341,13 @@ def test_delete_thread_and_unknown_thread(backend: MemoryBackend) -> None:
         thread_state("del-1", checkpointer=saver)
     with pytest.raises(InputError, match="no conversation"):
         delete_thread("del-1", checkpointer=saver)
+
+
+def test_an_index_that_cannot_be_opened_ends_the_run(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme"}))], repeat_last=True)
+    result = run("Acme?", context=Context(chat_model=model, index=str(blocker / "index"), qdrant_url=None))
+    assert result["exit_reason"] == "backend_error"
+    assert "cannot open the index" in result["error"]
+    assert len(model.prompts) == 1

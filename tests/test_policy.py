@@ -145,3 +145,31 @@ def _scope():  # type: ignore[no-untyped-def]
     from hopgraph.index.backend import Scope
 
     return Scope(("default",))
+
+
+def test_small_token_budget_drops_the_weakest_bridges_first() -> None:
+    def second_round(policy: BuiltinPolicy) -> list[dict[str, object]]:
+        backend = multi_hop_backend()
+        backend.add_text("extra", "Harbour painters",
+                         "Painters of the harbour: Ilse Varnhagen, Emil Strand, Otto Brandt, Karin Vos, "
+                         "Lene Holm and Per Aas all worked by the river in Korvath and Velden.")
+        context = Context(model="builtin", backend=backend, chat_model=policy)
+        return run(QUESTION, context=context)["trace"][1]["tool_calls"]  # type: ignore[no-any-return]
+
+    roomy = second_round(BuiltinPolicy())
+    tight = second_round(BuiltinPolicy(token_budget=2_400))
+    assert 0 < len(tight) < len(roomy)
+    # Kept calls keep their order; each parent's best bridge comes first, so it survives.
+    roomy_args = [c["args"] for c in roomy]
+    positions = [roomy_args.index(c["args"]) for c in tight]
+    assert positions == sorted(positions) and positions[0] == 0
+
+
+def test_gives_up_when_the_loop_keeps_refusing_the_report(tmp_path: Path) -> None:
+    # An index directory that cannot be created: every tool call, the report included, fails.
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    result = run(QUESTION, context=Context(model="builtin", index=str(blocker / "index"), qdrant_url=None))
+    assert result["reported_ids"] == []
+    assert result["turns"] < 6
+    assert result["exit_reason"] != "max_turns"

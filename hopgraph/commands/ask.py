@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from typing import Any
 
 from hopgraph.commands._common import add_index_options
 from hopgraph.config import DEFAULT_CONTAINER, Context
+
+
+# Runs that ended because something outside the loop failed, not because retrieval finished.
+FAILED_EXITS = ("model_error", "backend_error")
 
 
 def add_parser(sub: Any) -> None:
@@ -90,4 +95,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(payload, ensure_ascii=False, indent=None if os.environ.get("HOPGRAPH_JSON_COMPACT") else 2))
     else:
         print_result(result, args.mode)
-    return 1 if result.get("exit_reason") == "model_error" else 0
+    if result.get("exit_reason") in FAILED_EXITS:
+        print(f"error: {result.get('error') or result.get('exit_reason')}", file=sys.stderr)
+        return 2
+    return 0

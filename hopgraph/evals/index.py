@@ -24,12 +24,21 @@ def default_cache_root() -> Path:
     return Path(base) / "hopgraph" / "eval-index"
 
 
+def _chunker_version() -> str:
+    try:
+        from hopgraph.index.ingest import CHUNKER_VERSION
+    except ImportError:
+        return "whole"
+    return str(CHUNKER_VERSION)
+
+
 def corpus_key(corpus_path: Path, embedder: str) -> str:
+    """Names the cached index: the corpus bytes, the embedder and how documents are chunked."""
     h = hashlib.sha256()
     with corpus_path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
-    h.update(b"\0embedder=" + embedder.encode())
+    h.update(f"\0embedder={embedder}\0chunker={_chunker_version()}".encode())
     return h.hexdigest()[:16]
 
 

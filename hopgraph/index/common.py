@@ -67,6 +67,28 @@ def bm25_query(text: str) -> Any:
     return _bm25_vector(text, query=True)
 
 
+def clean_text(text: str) -> str:
+    """Text every engine accepts: lone surrogates (from JSON "\\ud800" escapes or undecodable
+    argv bytes) cannot be encoded as UTF-8, so they become U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def clean_chunk(chunk: Chunk) -> Chunk:
+    fields = {name: getattr(chunk, name) for name in ("chunk_id", "doc_id", "title", "text", "container",
+                                                       "context", "source", "kind", "content_hash")}
+    cleaned: dict[str, Any] = {k: clean_text(v) for k, v in fields.items()}
+    tags = tuple(clean_text(t) for t in chunk.tags)
+    if cleaned == fields and tags == chunk.tags:
+        return chunk
+    import dataclasses
+
+    return dataclasses.replace(chunk, tags=tags, **cleaned)
+
+
 def embed_text(chunk: Chunk) -> str:
     """What the dense and sparse vectors are computed from: title, then chunk text."""
     title = chunk.title.strip()
@@ -149,6 +171,7 @@ class TextQuery:
 
 
 _PHRASE = re.compile(r'"([^"]*)"')
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def parse_text_query(query: str) -> TextQuery:

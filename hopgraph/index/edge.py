@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -43,6 +44,8 @@ from hopgraph.index.common import (
     bm25_document,
     bm25_query,
     chunk_payload,
+    clean_chunk,
+    clean_text,
     embed_text,
     is_whole,
     parse_text_query,
@@ -58,7 +61,7 @@ T = TypeVar("T")
 DEFAULT_EXACT_THRESHOLD = 10_000
 DEFAULT_HNSW_EF = 128
 # Each list of a hybrid query contributes this many candidates (at least) to the fusion.
-DEFAULT_PREFETCH = 40
+DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
 
 
@@ -296,7 +299,8 @@ class EdgeBackend(SearchBackend):
         if list(sparse.indices):
             reqs.append(self._sparse_request(sparse, flt, depth, False))
         lists = [self._call(lambda s, r=r: s.query(r)) for r in reqs]
-        ranked = [self._ordered([(p.id, float(p.score)) for p in pts]) for pts in lists]
+        # Integer forms of the uuids: hashing and comparing those is cheap.
+        ranked = [self._ordered([(p.id.int, p.score) for p in pts]) for pts in lists]
         fused = rrf_ids(ranked, len(ranked[0]) + len(ranked[-1]))
         if not fused:
             return []
@@ -305,33 +309,34 @@ class EdgeBackend(SearchBackend):
         edge = round(fused[cut - 1][1], 9)
         while cut < len(fused) and round(fused[cut][1], 9) == edge:
             cut += 1
-        ids = [pid for pid, _ in fused[:cut]]
+        ids = [uuid.UUID(int=pid) for pid, _ in fused[:cut]]
         records = self._call(lambda s: s.retrieve(ids, True, False))
-        chunks = {r.id: payload_chunk(r.payload or {}) for r in records}
+        chunks = {r.id.int: payload_chunk(r.payload or {}) for r in records}
         hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in fused[:cut] if pid in chunks], 9)
         return score_band(hits[:limit], self.score_band)
 
-    def _ordered(self, pairs: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+    def _ordered(self, pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """A result list in a fixed order: score, then chunk id among equal scores."""
-        first: dict[float, Any] = {}
-        tied: set[Any] = set()
+        first: dict[float, int] = {}
+        tied: set[int] = set()
         for pid, score in pairs:
             key = round(score, 6)
             if key in first:
                 tied.update((pid, first[key]))
             else:
                 first[key] = pid
-        names: dict[Any, str] = {}
-        if tied:
-            only_id = self._qe.PayloadSelector.Include(["chunk_id"])
-            recs = self._call(lambda s: s.retrieve(list(tied), only_id, False))
-            names = {r.id: str((r.payload or {}).get("chunk_id", "")) for r in recs}
+        if not tied:
+            return pairs  # the engine returns best first; without ties that order is the only one
+        only_id = self._qe.PayloadSelector.Include(["chunk_id"])
+        recs = self._call(lambda s: s.retrieve([uuid.UUID(int=t) for t in tied], only_id, False))
+        names = {r.id.int: str((r.payload or {}).get("chunk_id", "")) for r in recs}
         # Only tied entries are compared on the second key, and those all have a name.
         return sorted(pairs, key=lambda p: (-round(p[1], 6), names.get(p[0], "")))
 
     # --- SearchBackend ---------------------------------------------------------------
 
     def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        query = clean_text(query)
         if not query.strip():
             return []
         vec = self.embedder.embed_query(query)
@@ -339,13 +344,14 @@ class EdgeBackend(SearchBackend):
         return self.hybrid_vector_search(vec, sparse, scope, limit)
 
     def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        query = clean_text(query)
         if not query.strip():
             return []
         return self.dense_vector_search(self.embedder.embed_query(query), scope, limit)
 
     def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
         qe = self._qe
-        parsed = parse_text_query(query)
+        parsed = parse_text_query(clean_text(query))
         sparse = bm25_query(parsed.positive_text)
         # A phrase must occur in the chunk text or its title; an excluded term in neither.
         extra = [
@@ -364,6 +370,7 @@ class EdgeBackend(SearchBackend):
         return self.sparse_vector_search(sparse, scope, limit, extra, must_not)
 
     def read(self, doc_id: str, scope: Scope) -> Document | None:
+        doc_id = clean_text(doc_id)
         qe = self._qe
         flt = self._filter(scope, [qe.FieldCondition("doc_id", match=qe.MatchValue(doc_id))])
         chunks = [payload_chunk(r.payload or {}) for r in self._scroll(flt)]
@@ -385,7 +392,7 @@ class EdgeBackend(SearchBackend):
     # --- writes ------------------------------------------------------------------------
 
     def upsert(self, chunks: Sequence[Chunk]) -> None:
-        chunks = list(chunks)
+        chunks = [clean_chunk(c) for c in chunks]
         if not chunks:
             return
         texts = [embed_text(c) for c in chunks]
@@ -401,6 +408,7 @@ class EdgeBackend(SearchBackend):
         through a document never leaves it looking complete.
         """
         qe = self._qe
+        chunks = [clean_chunk(c) for c in chunks]
         groups: dict[tuple[str, str], list[Chunk]] = {}
         for c in chunks:
             groups.setdefault((c.container, c.doc_id), []).append(c)
@@ -436,6 +444,7 @@ class EdgeBackend(SearchBackend):
         self._points = int(self._call(lambda s: s.info().points_count))
 
     def delete_document(self, doc_id: str, container: str | None = None) -> int:
+        doc_id = clean_text(doc_id)
         qe = self._qe
         flt = self._doc_filter(container, doc_id)
         n = int(self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt))))
@@ -445,6 +454,7 @@ class EdgeBackend(SearchBackend):
         return n
 
     def document_hash(self, doc_id: str, container: str) -> str | None:
+        doc_id = clean_text(doc_id)
         pid = point_id(make_chunk_id(container, doc_id, 0))
         recs = self._call(lambda s: s.retrieve([pid], True, False))
         if not recs:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from hopgraph.index.backend import BackendError
+from hopgraph.index.common import clean_text
 
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_MAX_TOKENS = 256
@@ -73,7 +74,7 @@ class Embedder(ABC):
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Embeds in batches; returns an (n, dim) float32 array of unit rows."""
-        texts = list(texts)
+        texts = [clean_text(t) for t in texts]
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         parts = [self._embed_batch(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
@@ -223,7 +224,7 @@ class MiniLMEmbedder(Embedder):
         return self._dim
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        texts = list(texts)
+        texts = [clean_text(t) for t in texts]
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         # Sort by length so each batch pads to similar lengths; restore order at the end.

@@ -28,20 +28,20 @@ def rrf_fuse(rankings: Sequence[Sequence[Hit]], limit: int, k: int = RRF_K) -> l
             cid = hit.chunk.chunk_id
             scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
             chunks.setdefault(cid, hit)
-    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), str(cid)))
+    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), cid))
     return [Hit(chunk=chunks[cid].chunk, score=scores[cid]) for cid in order[: max(limit, 0)]]
 
 
 def rrf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, k: int = RRF_K) -> list[tuple[T, float]]:
     """RRF over ``(key, engine score)`` lists, each already in its final order; returns
-    ``(key, fused score)`` best first, equal fused scores by key.
+    ``(key, fused score)`` best first, equal fused scores by key (keys must be comparable).
     """
     scores: dict[T, float] = {}
     for ranking in rankings:
-        for rank, (cid, _) in enumerate(ranking, start=1):
-            scores[cid] = scores.get(cid, 0.0) + 1.0 / (k + rank)
-    order = sorted(scores, key=lambda cid: (-round(scores[cid], 9), str(cid)))
-    return [(cid, scores[cid]) for cid in order[: max(limit, 0)]]
+        for rank, (key, _) in enumerate(ranking, start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    order = sorted(scores.items(), key=lambda kv: (-round(kv[1], 9), kv[0]))
+    return order[: max(limit, 0)]
 
 
 def sort_hits(hits: Sequence[Hit], digits: int = 6) -> list[Hit]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.index.backend import Chunk, SearchBackend, make_chunk_id
+from hopgraph.index.common import clean_text
 
 log = logging.getLogger(__name__)
 
@@ -244,6 +245,10 @@ class _Writer:
 
 def _make_chunks(doc_id: str, loaded: Loaded, container: str, tags: Sequence[str], source: str,
                  content_hash: str, chunker: Chunker | None) -> list[Chunk]:
+    # Lone surrogates (JSON escapes, odd decodings) would break the tokenizers and the engine.
+    loaded = Loaded(title=clean_text(loaded.title), kind=loaded.kind,
+                    sections=[Section(clean_text(sec.text), sec.page) for sec in loaded.sections])
+    doc_id = clean_text(doc_id)
     pieces: list[tuple[str, int | None]] = []
     for sec in loaded.sections:
         if chunker is None:

@@ -36,6 +36,8 @@ from hopgraph.index.common import (
     bm25_document,
     bm25_query,
     chunk_payload,
+    clean_chunk,
+    clean_text,
     embed_text,
     is_whole,
     parse_text_query,
@@ -46,7 +48,7 @@ from hopgraph.index.fusion import rrf_ids, score_band, sort_hits
 
 T = TypeVar("T")
 
-DEFAULT_PREFETCH = 40
+DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
 
 
@@ -238,18 +240,20 @@ class ServerBackend(SearchBackend):
     # --- SearchBackend ---------------------------------------------------------------
 
     def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        query = clean_text(query)
         if not query.strip():
             return []
         return self.hybrid_vector_search(self.embedder.embed_query(query), bm25_query(query), scope, limit)
 
     def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        query = clean_text(query)
         if not query.strip():
             return []
         return self.dense_vector_search(self.embedder.embed_query(query), scope, limit)
 
     def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
         qm = self._qm
-        parsed = parse_text_query(query)
+        parsed = parse_text_query(clean_text(query))
         extra = [
             qm.Filter(should=[
                 qm.FieldCondition(key="text", match=qm.MatchPhrase(phrase=p)),
@@ -264,6 +268,7 @@ class ServerBackend(SearchBackend):
         return self.sparse_vector_search(bm25_query(parsed.positive_text), scope, limit, extra, must_not)
 
     def read(self, doc_id: str, scope: Scope) -> Document | None:
+        doc_id = clean_text(doc_id)
         qm = self._qm
         flt = self._filter(scope, [qm.FieldCondition(key="doc_id", match=qm.MatchValue(value=doc_id))])
         chunks = [payload_chunk(r.payload or {}) for r in self._scroll(flt)]
@@ -288,7 +293,7 @@ class ServerBackend(SearchBackend):
     # --- writes --------------------------------------------------------------------------
 
     def upsert(self, chunks: Sequence[Chunk]) -> None:
-        chunks = list(chunks)
+        chunks = [clean_chunk(c) for c in chunks]
         if not chunks:
             return
         texts = [embed_text(c) for c in chunks]
@@ -299,6 +304,7 @@ class ServerBackend(SearchBackend):
         """As EdgeBackend.upsert_vectors: a document turns ``ready`` once all its chunks are stored."""
         qm = self._qm
         c = self._client
+        chunks = [clean_chunk(ch) for ch in chunks]
         groups: dict[tuple[str, str], list[Chunk]] = {}
         for ch in chunks:
             groups.setdefault((ch.container, ch.doc_id), []).append(ch)
@@ -335,6 +341,7 @@ class ServerBackend(SearchBackend):
             self._call(lambda: c.set_payload(self.collection, payload={STATUS: READY}, points=flt, wait=True))
 
     def delete_document(self, doc_id: str, container: str | None = None) -> int:
+        doc_id = clean_text(doc_id)
         qm = self._qm
         c = self._client
         flt = self._doc_filter(container, doc_id)
@@ -344,6 +351,7 @@ class ServerBackend(SearchBackend):
         return n
 
     def document_hash(self, doc_id: str, container: str) -> str | None:
+        doc_id = clean_text(doc_id)
         c = self._client
         pid = point_id(make_chunk_id(container, doc_id, 0))
         recs = self._call(lambda: c.retrieve(self.collection, ids=[pid], with_payload=True, with_vectors=False))

@@ -63,7 +63,7 @@ def make_chat_model(context: Context) -> tuple[BaseChatModel, ModelKind]:
             return BuiltinAnswerPolicy(), kind
         from hopgraph.policies.builtin import BuiltinPolicy
 
-        return BuiltinPolicy(max_turns=context.max_turns), kind
+        return BuiltinPolicy(max_turns=context.max_turns, token_budget=context.token_budget), kind
     from langchain_openai import ChatOpenAI
 
     base_url: str | None

@@ -81,8 +81,10 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         try:
             backend = get_backend(context)
         except BackendError as exc:
-            # An index that cannot be opened is a tool error like any other: the run still ends cleanly.
-            scope_error = f"The search backend failed ({exc}). Try again."
+            # No index, no search: end the run with a clear reason instead of looping on errors.
+            log.error("cannot open the index: %s", exc)
+            return {"pending_exit": "backend_error", "error": f"cannot open the index: {exc}",
+                    "round_searched": False, "round_new": []}
     env = ToolEnv(
         backend=backend,  # type: ignore[arg-type]
         scope=scope if scope_error is None else None,  # type: ignore[arg-type]

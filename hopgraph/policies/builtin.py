@@ -16,10 +16,11 @@ class BuiltinPolicy(ScriptedPolicy):
     """Drives the graph with search, text_search and report_helpful_ids, following bridges between hops.
 
     Keyword knobs (see :class:`~hopgraph.policies.hops.Knobs`) tune the strategy; ``max_turns``
-    is the run's turn cap.
+    and ``token_budget`` are the run's turn cap and prompt token budget (from the Context).
     """
 
     max_turns: int = 10
+    token_budget: int = 48_000
     knobs: dict[str, Any] = {}
     _planner: HopPlanner = PrivateAttr()
 
@@ -28,7 +29,8 @@ class BuiltinPolicy(ScriptedPolicy):
         unknown = set(self.knobs) - allowed
         if unknown:
             raise ValueError(f"unknown policy knobs: {', '.join(sorted(unknown))}")
-        self._planner = HopPlanner(Knobs(**{**self.knobs, "max_turns": self.max_turns}))
+        limits = {"max_turns": self.max_turns, "token_budget": self.token_budget}
+        self._planner = HopPlanner(Knobs(**{**self.knobs, **limits}))
 
     @property
     def _llm_type(self) -> str:
@@ -37,7 +39,22 @@ class BuiltinPolicy(ScriptedPolicy):
     def decide(self, transcript: Transcript) -> Decision:
         if not transcript.question:
             return Decision(calls=[("report_helpful_ids", {"ids": []})])
+        if _failed_reports(transcript) >= 2:
+            # The loop keeps refusing the report (e.g. the index cannot be opened): stop calling tools.
+            return Decision(text="The documents could not be reported.")
         state, plan = self._planner.replay(transcript)
         if plan:
             return Decision(calls=[(p.name, p.args) for p in plan])
         return Decision(calls=[("report_helpful_ids", {"ids": self._planner.ranking(state)})])
+
+
+def _failed_reports(transcript: Transcript) -> int:
+    """How many of the last rounds were only report_helpful_ids calls that came back with an error."""
+    n = 0
+    for round_ in reversed(transcript.rounds):
+        if not round_:
+            continue  # one of our own replies without tool calls
+        if not all(c.name == "report_helpful_ids" and c.error for c in round_):
+            break
+        n += 1
+    return n

@@ -1,14 +1,24 @@
 """The multi-hop search strategy behind the built-in policy (ids mode).
 
-Round 1 searches the question two ways. Each later round follows bridges: names found in
-the best documents of the previous hop (people, places, works: in entity-centric corpora
+Round 1 searches the question two ways (hybrid and BM25). Round 2 follows bridges: names
+found in the best first-round documents (people, places, works; in entity-centric corpora
 these are often titles of other documents) are searched together with the part of the
-question those documents do not already cover. Documents are linked to the document
-whose name led to them; the final list ranks chains, so that the best first-hop
-document and the best document it leads to both come early.
+question those documents do not already cover, all in parallel, plus a deeper page of the
+question itself. Then the policy reports.
 
-Everything is recomputed from the transcript each turn (the planner replays its own
-earlier rounds), so the policy keeps no state between calls and is deterministic.
+The final list ranks chains rather than single hits:
+- first-hop documents by their position in the hybrid list (BM25 orders the rest);
+- a document whose title the question names is an anchor, ranked near the top;
+- a document reached from a parent (found by a bridge from it, or named by title in its
+  text) scores from its parent's score, how strongly it is linked (its title is the bridge
+  name > it mentions the bridge > neither) and its rank for the bridge query; that score
+  and its own first-hop score combine as a noisy-or.
+So the best first-hop document and the document it leads to both come early.
+
+The policy keeps an estimate of the prompt tokens its results take and drops its weakest
+bridges first when the next round would not fit the budget. Everything is recomputed from
+the transcript each turn (the planner replays its own earlier rounds), so the policy keeps
+no state between calls and is deterministic: ties break by id.
 """
 
 from __future__ import annotations
@@ -21,6 +31,10 @@ from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, fold
 from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 
 RRF_K = 60
+# Rough prompt-token accounting (the graph counts exactly; the policy only plans to stay well below).
+CHARS_PER_TOKEN = 4.5
+DOC_OVERHEAD_TOKENS = 15
+PROMPT_OVERHEAD_TOKENS = 500
 
 
 @dataclass(frozen=True)
@@ -47,6 +61,8 @@ class Knobs:
     no_link: float = 0.35
     max_turns: int = 10
     short_text: int = 120
+    token_budget: int = 48_000
+    budget_share: float = 0.8
 
 
 @dataclass(frozen=True)
@@ -81,6 +97,8 @@ class State:
     entities: set[str] = field(default_factory=set)
     read: set[str] = field(default_factory=set)
     hybrid_rank: dict[str, int] = field(default_factory=dict)
+    shown_chars: int = 0
+    shown_docs: int = 0
     hops_done: int = 0
     last_new: int = 0
 
@@ -114,6 +132,9 @@ class HopPlanner:
             if res.name in ("search", "text_search"):
                 state.queries.add(_norm(str(res.args.get("query", ""))))
             for doc in res.docs:
+                # Every result is rendered into the prompt again, repeats included.
+                state.shown_chars += len(doc.text) + len(doc.title)
+                state.shown_docs += 1
                 if doc.id not in state.depth:
                     new += 1
                     state.depth[doc.id] = hop
@@ -131,7 +152,7 @@ class HopPlanner:
                     # A deeper page of a first-round query: only what lies below the first page counts.
                     if doc.rank > self.k.first_limit:
                         state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + doc.rank)
-                elif first_page:
+                elif first_page or meta is None:
                     state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + doc.rank)
                 else:
                     self._link(state, meta, doc)
@@ -184,28 +205,47 @@ class HopPlanner:
                     >= self.k.later_min_link]
         pool.sort(key=lambda d: (-scores.get(d, 0.0), d))
         parents = pool[: self.k.parents if hop == 1 else self.k.later_parents]
-        calls: list[Planned] = []
+        reads: list[Planned] = []
+        # by_rank[i]: the (i+1)-th bridge of every parent, so that cutting for the token budget drops
+        # the weakest bridges first.
+        by_rank: list[list[Planned]] = [[] for _ in range(self.k.entities_per_parent)]
         seen = set(state.queries)
         for parent in parents:
             if len(state.texts.get(parent, "")) < self.k.short_text and parent not in state.read:
                 # Too short to judge: read the whole document; its text feeds the links of the final ranking.
-                calls.append(Planned("read", {"id": parent}, hop, parent))
+                reads.append(Planned("read", {"id": parent}, hop, parent))
             fresh = [e for e in self.entities(state, parent) if _norm(e) not in state.entities]
-            for entity in fresh[: self.k.entities_per_parent]:
+            for i, entity in enumerate(fresh[: self.k.entities_per_parent]):
                 query = self.query(state, parent, entity)
                 if _norm(query) in seen:
                     continue
                 seen.add(_norm(query))
-                calls.append(Planned("search", {"query": query, "limit": self.k.hop_limit}, hop, parent, entity))
-        if calls and self.k.widen_limit > self.k.first_limit:
+                by_rank[i].append(Planned("search", {"query": query, "limit": self.k.hop_limit}, hop, parent, entity))
+        widen: list[Planned] = []
+        if any(by_rank) and self.k.widen_limit > self.k.first_limit:
             # Also look deeper on the question itself, in case a first-hop document ranked just below the
             # first page: the hybrid list in the first expansion round, BM25 in the last one (both at once
             # when there is only one).
             names = {1: ["search"]} if self.k.max_hops > 1 else {1: ["search", "text_search"]}
             names.setdefault(self.k.max_hops, []).append("text_search")
-            calls += [Planned(name, {"query": state.question, "limit": self.k.widen_limit}, hop, widen=True)
-                      for name in dict.fromkeys(names.get(hop, []))]
-        return calls
+            widen = [Planned(name, {"query": state.question, "limit": self.k.widen_limit}, hop, widen=True)
+                     for name in dict.fromkeys(names.get(hop, []))]
+        ordered = [*reads, *by_rank[0], *widen, *[c for rank in by_rank[1:] for c in rank]]
+        return self._within_budget(state, ordered)
+
+    def _within_budget(self, state: State, calls: list[Planned]) -> list[Planned]:
+        """Keeps the calls (in priority order) whose results should still fit the prompt token budget."""
+        per_doc = (state.shown_chars / max(state.shown_docs, 1)) / CHARS_PER_TOKEN + DOC_OVERHEAD_TOKENS
+        used = state.shown_chars / CHARS_PER_TOKEN + DOC_OVERHEAD_TOKENS * state.shown_docs + PROMPT_OVERHEAD_TOKENS
+        room = self.k.budget_share * self.k.token_budget - used
+        kept: list[Planned] = []
+        for call in calls:
+            cost = per_doc * (int(call.args.get("limit", 1)) if call.name != "read" else 2)
+            if cost > room:
+                continue
+            room -= cost
+            kept.append(call)
+        return kept
 
     def entities(self, state: State, parent: str) -> list[str]:
         text = state.texts.get(parent, "")
