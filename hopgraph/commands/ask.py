@@ -11,7 +11,6 @@ from typing import Any
 from hopgraph.commands._common import add_index_options
 from hopgraph.config import DEFAULT_CONTAINER, Context
 
-
 # Runs that ended because something outside the loop failed, not because retrieval finished.
 FAILED_EXITS = ("model_error", "backend_error")
 
