@@ -28,6 +28,10 @@ def _env_url() -> str | None:
     return os.environ.get("QDRANT_URL") or None
 
 
+def _env_reranker() -> str | None:
+    return os.environ.get("HOPGRAPH_RERANKER") or None
+
+
 @dataclass
 class Context:
     """Run settings. The model never sees or chooses any of these."""
@@ -51,6 +55,10 @@ class Context:
     """Embedded index directory; default HOPGRAPH_INDEX or the per-user data dir."""
     qdrant_url: str | None = field(default_factory=_env_url)
     """A Qdrant server or cluster; wins over ``index`` when set."""
+    reranker: str | None = field(default_factory=_env_reranker)
+    """Optional rerank stage for ``search``: ``fastembed:<model>`` or ``http:<url>``; off when unset."""
+    rerank_candidates: int = 30
+    """Chunk candidates the reranker sees per search."""
     tool_timeout_s: float = 30.0
     model_timeout_s: float = 120.0
     model_max_retries: int = 4

@@ -30,6 +30,8 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--depth", type=int, default=10, metavar="K", help="baseline result depth (default 10)")
     parser.add_argument("--max-turns", type=int, metavar="N", help="turn cap of the graph runs")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--rerank", metavar="SPEC",
+                        help="also run with this reranker (fastembed:<model> or http:<url>) to compare")
     parser.set_defaults(func=run)
 
 
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     opts = EvalOptions(
         data=args.data, queries=args.queries, model=model, limit=args.limit, out=out, runs=args.runs,
         index=args.index, embedder=args.embedder, depth=args.depth, progress=not args.quiet,
-        max_turns=args.max_turns,
+        max_turns=args.max_turns, rerank=args.rerank,
     )
     results = evaluate(opts)
     print(markdown(results))

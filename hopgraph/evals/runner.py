@@ -53,6 +53,8 @@ class EvalOptions:
     max_turns: int | None = None
     container: str = EVAL_CONTAINER
     """Container to search when a backend is handed in (a built index always uses its own)."""
+    rerank: str | None = None
+    """A reranker spec: adds ``<model>+rerank`` and ``hybrid+rerank`` systems to compare with and without it."""
 
 
 def doc_ranking(hits: Sequence[Any], depth: int) -> list[str]:
@@ -73,6 +75,15 @@ def baseline_run(backend: SearchBackend, kind: str, query: str, scope: Scope, de
     }[kind]
     started = time.perf_counter()
     ranked = doc_ranking(fn(query, scope, depth * CANDIDATES_PER_DOC), depth)
+    ms = (time.perf_counter() - started) * 1000
+    return QueryRecord(qid="", ranked=ranked, turns=1, tool_calls=1, ms=ms, exit_reason="single_shot")
+
+
+def rerank_baseline_run(backend: SearchBackend, reranker: Any, query: str, scope: Scope, depth: int,
+                        candidates: int) -> QueryRecord:
+    started = time.perf_counter()
+    pool = backend.search(query, scope, max(depth * CANDIDATES_PER_DOC, candidates))
+    ranked = doc_ranking(reranker.rerank(query, pool), depth)
     ms = (time.perf_counter() - started) * 1000
     return QueryRecord(qid="", ranked=ranked, turns=1, tool_calls=1, ms=ms, exit_reason="single_shot")
 
@@ -169,7 +180,19 @@ def evaluate(opts: EvalOptions, backend: SearchBackend | None = None) -> dict[st
     runs = 1 if opts.model == "builtin" else opts.runs
 
     records: dict[str, list[QueryRecord]] = {opts.model: [], **{b: [] for b in opts.baselines}}
-    total = len(queries) * (runs + len(opts.baselines))
+    reranker = None
+    if opts.rerank:
+        from dataclasses import replace
+
+        from hopgraph.tools.search import cached_reranker
+
+        reranker = cached_reranker(opts.rerank)
+        if reranker is None:
+            raise EvalError(f"--rerank {opts.rerank!r} names no reranker")
+        reranked_context = replace(context, reranker=opts.rerank)
+        records[f"{opts.model}+rerank"] = []
+        records["hybrid+rerank"] = []
+    total = len(queries) * (runs + len(opts.baselines) + (2 if reranker else 0))
     with tqdm(total=total, desc=f"eval {data.name}", unit="run", file=sys.stderr, disable=not opts.progress) as bar:
         for qid, text in queries:
             graph_runs = []
@@ -186,6 +209,16 @@ def evaluate(opts: EvalOptions, backend: SearchBackend | None = None) -> dict[st
                 rec.qid = qid
                 records[kind].append(rec)
                 bar.update(1)
+            if reranker is not None:
+                forget_queries(backend)
+                rec = graph_run(text, reranked_context)
+                rec.qid = qid
+                records[f"{opts.model}+rerank"].append(rec)
+                forget_queries(backend)
+                rec = rerank_baseline_run(backend, reranker, text, scope, opts.depth, context.rerank_candidates)
+                rec.qid = qid
+                records["hybrid+rerank"].append(rec)
+                bar.update(2)
 
     results: dict[str, Any] = {
         "dataset": data.name,
