@@ -195,6 +195,18 @@ def test_index_remembers_its_embedder(tmp_path: Path) -> None:
         EdgeBackend(tmp_path / "idx", embedder=Tiny())
     # The failed open released the lock.
     EdgeBackend(tmp_path / "idx").close()
+    # An index built with another embedder opens with it when none is named.
+    from hopgraph.index import embed
+
+    tiny = Tiny()
+    embed._cache["tiny"] = tiny
+    try:
+        EdgeBackend(tmp_path / "other", embedder=tiny).close()
+        b = EdgeBackend(tmp_path / "other")
+        assert b.embedder is tiny
+        b.close()
+    finally:
+        del embed._cache["tiny"]
 
 
 def test_closed_backend_raises_backend_error(tmp_path: Path) -> None:

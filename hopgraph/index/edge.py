@@ -128,6 +128,8 @@ class EdgeBackend(SearchBackend):
         self._lock_fd: int | None = _lock_dir(self.path)
         self._lock = threading.RLock()
         try:
+            if embedder is None:
+                embedder = os.environ.get("HOPGRAPH_EMBEDDER") or self._built_with()
             self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder)
             self._check_meta()
             self._shard: Any = self._open_shard()
@@ -137,6 +139,14 @@ class EdgeBackend(SearchBackend):
             raise
 
     # --- setup ---------------------------------------------------------------------
+
+    def _built_with(self) -> str | None:
+        """The embedder named in hopgraph.json, so an index opens with the model that built it."""
+        try:
+            name = json.loads((self.path / "hopgraph.json").read_text()).get("embedder")
+        except (OSError, ValueError, AttributeError):
+            return None  # missing or broken: _check_meta reports a broken file
+        return name if isinstance(name, str) and name else None
 
     def _check_meta(self) -> None:
         meta_path = self.path / "hopgraph.json"

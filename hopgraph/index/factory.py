@@ -38,15 +38,15 @@ def open_backend(
         backend = _cache.get(key)
         if backend is not None:
             return backend
-        spec = embedder_spec(embedder)
         if key[0] == "url":
             from hopgraph.index.server import ServerBackend
 
-            backend = ServerBackend(url=key[1], embedder=spec)
+            backend = ServerBackend(url=key[1], embedder=embedder_spec(embedder))
         else:
             from hopgraph.index.edge import EdgeBackend
 
-            backend = EdgeBackend(key[1], embedder=spec)
+            # None: the embedder the index was built with (hopgraph.json), else HOPGRAPH_EMBEDDER / minilm.
+            backend = EdgeBackend(key[1], embedder=embedder)
         _cache[key] = backend
         return backend
 
