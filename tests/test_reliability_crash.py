@@ -51,6 +51,13 @@ class HashEmbedder(Embedder):
         return out
 
 
+
+@pytest.fixture(autouse=True)
+def sqlite_checkpoints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests crash a process holding a SQLite checkpoint file; keep PostgreSQL (set by CI) out of it."""
+    monkeypatch.delenv("POSTGRES_URI", raising=False)
+    monkeypatch.delenv("DATABASE_URI", raising=False)
+
 def embedder(kind: str) -> Embedder:
     from hopgraph.index.embed import get_embedder
 
