@@ -26,21 +26,16 @@ from typing import Any
 from hopgraph.citations import citable_page, display_title
 from hopgraph.config import Context
 from hopgraph.index.backend import Hit, Scope, ScopeError
+from hopgraph.index.fusion import score_band
 from hopgraph.tools.base import (
     Ledger,
     Rendered,
     Tool,
     ToolEnv,
     ToolOutcome,
-    optional_limit,
-    require_str,
+    check_query_args,
     search_parameters,
 )
-
-try:  # the index's shared trimming, when present
-    from hopgraph.index.fusion import score_band
-except ImportError:  # pragma: no cover - older index package
-    score_band = None  # type: ignore[assignment]
 
 TOOL_NAME = "search_documents"
 # Keep hits scoring within this fraction of the best one (relative band).
@@ -87,17 +82,7 @@ def turn_refs(memory: Mapping[str, Any]) -> dict[str, Any]:
 
 def band_hits(hits: list[Hit], band: float | None = SCORE_BAND) -> list[Hit]:
     """Score-gap cutoff: drop the tail once scores fall below ``(1 - band)`` of the top."""
-    if score_band is not None:
-        return score_band(hits, band)
-    if band is None or band >= 1 or not hits or hits[0].score <= 0:
-        return list(hits)
-    floor = hits[0].score * (1.0 - band)
-    kept = [hits[0]]
-    for h in hits[1:]:
-        if h.score < floor:
-            break
-        kept.append(h)
-    return kept
+    return score_band(hits, band)
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -155,7 +140,7 @@ class SearchDocumentsTool(Tool):
     is_search = True
 
     def check_args(self, args: Mapping[str, Any], context: Context) -> dict[str, Any]:
-        return {"query": require_str(args, "query"), "limit": optional_limit(args, context)}
+        return check_query_args(args, context)
 
     def run(self, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
         query, limit = args["query"], args["limit"]

@@ -13,8 +13,7 @@ from hopgraph.tools.base import (
     Tool,
     ToolEnv,
     ToolOutcome,
-    optional_limit,
-    require_str,
+    check_query_args,
     search_parameters,
 )
 
@@ -29,7 +28,7 @@ class TextSearchTool(Tool):
     is_search = True
 
     def check_args(self, args: Mapping[str, Any], context: Context) -> dict[str, Any]:
-        return {"query": require_str(args, "query"), "limit": optional_limit(args, context)}
+        return check_query_args(args, context)
 
     def run(self, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
         hits = env.backend.text_search(args["query"], env.scope, args["limit"] * CANDIDATES_PER_DOC)
