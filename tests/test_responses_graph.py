@@ -11,7 +11,7 @@ from hopgraph.api import run, thread_state
 from hopgraph.config import Context
 from hopgraph.models.responses import delete_thread_responses, make_responses_model, stored_response_ids
 from tests.support.index import make_index
-from tests.support.openai_server import ScriptedOpenAI, resp_calls
+from tests.support.openai_server import ScriptedOpenAI, resp_calls, resp_text
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +77,15 @@ def test_chained_thread_follow_up_and_deletion(index, monkeypatch):
         model = make_responses_model("gpt-test", base_url=srv.base_url)
         assert delete_thread_responses(model, messages) == ids
         assert srv.stored == {}
+
+
+def test_answer_profile_sets_the_reasoning_effort(index):
+    with ScriptedOpenAI() as srv:
+        srv.respond(resp_text("Norvik is based in Bergen."), resp_text("Norvik is based in Bergen."))
+        for profile, effort in (("thorough", "high"), ("fast", "low")):
+            ctx = Context(model="openai-responses:gpt-test", base_url=srv.base_url, index=index,
+                          model_max_retries=1, mode="answer", profile=profile)
+            out = run("Where is Norvik based?", context=ctx, checkpointer=InMemorySaver())
+            assert out["exit_reason"] == "answered"
+            body = srv.response_requests()[-1].body
+            assert body["reasoning"]["effort"] == effort

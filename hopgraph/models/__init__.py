@@ -52,7 +52,8 @@ def _openai_key(env_name: str, base_url: str | None) -> str:
     raise ModelSpecError(f"{env_name} is not set; set it or point the model at a local server with a base URL")
 
 
-def make_chat_model(context: Context) -> tuple[BaseChatModel, ModelKind]:
+def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tuple[BaseChatModel, ModelKind]:
+    """The chat model for a run; ``reasoning_effort`` (from the answer profile) goes to Responses models."""
     if context.chat_model is not None:
         return context.chat_model, ModelKind("custom", type(context.chat_model).__name__)
     kind = parse_spec(context.model)
@@ -87,8 +88,10 @@ def make_chat_model(context: Context) -> tuple[BaseChatModel, ModelKind]:
     from hopgraph.models.responses import make_responses_model
 
     base_url = context.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    # Only the Responses path takes a reasoning effort: chat.completions servers reject it for most models.
+    extra = {"reasoning_effort": reasoning_effort} if reasoning_effort else {}
     model = make_responses_model(
-        kind.name, base_url=base_url, timeout=context.model_timeout_s, max_retries=context.model_max_retries
+        kind.name, base_url=base_url, timeout=context.model_timeout_s, max_retries=context.model_max_retries, **extra
     )
     return model, kind
 

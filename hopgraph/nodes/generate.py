@@ -33,7 +33,7 @@ def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     limits = effective_limits(context, state.get("profile"))
     started = time.perf_counter()
     tools = tools_for_mode(context.mode)
-    model, kind = make_chat_model(context)
+    model, kind = make_chat_model(context, limits.reasoning_effort)
     prompt = [
         SystemMessage(system_prompt(context.mode, context.corpus_description, tools, kind.tools_in_prompt,
                                     limits.max_turns)),
