@@ -29,7 +29,6 @@ from hopgraph.index.backend import (
     Hit,
     IndexLockedError,
     Scope,
-    SearchBackend,
     make_chunk_id,
     point_id,
 )
@@ -41,18 +40,16 @@ from hopgraph.index.common import (
     SPARSE,
     STATUS,
     assemble_document,
-    bm25_document,
     bm25_query,
     chunk_payload,
     clean_chunk,
     clean_text,
-    embed_text,
-    is_whole,
     parse_text_query,
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import rrf_ids, score_band, sort_hits
+from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
 
@@ -94,7 +91,7 @@ def _lock_dir(path: Path) -> int:
     return fd
 
 
-class EdgeBackend(SearchBackend):
+class EdgeBackend(VectorBackend):
     """Hybrid search on an embedded qdrant-edge shard.
 
     ``score_band``: if set, every query's hits are trimmed to those within this relative band
@@ -275,9 +272,6 @@ class EdgeBackend(SearchBackend):
     def _hits(points: Sequence[Any]) -> list[Hit]:
         return sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in points])
 
-    def _trim(self, hits: list[Hit], limit: int) -> list[Hit]:
-        return score_band(hits[:limit], self.score_band)
-
     # --- queries with pre-computed vectors (used by search and the benchmark) -----------
 
     def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
@@ -345,20 +339,6 @@ class EdgeBackend(SearchBackend):
 
     # --- SearchBackend ---------------------------------------------------------------
 
-    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
-        query = clean_text(query)
-        if not query.strip():
-            return []
-        vec = self.embedder.embed_query(query)
-        sparse = bm25_query(query)
-        return self.hybrid_vector_search(vec, sparse, scope, limit)
-
-    def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
-        query = clean_text(query)
-        if not query.strip():
-            return []
-        return self.dense_vector_search(self.embedder.embed_query(query), scope, limit)
-
     def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
         qe = self._qe
         parsed = parse_text_query(clean_text(query))
@@ -401,15 +381,6 @@ class EdgeBackend(SearchBackend):
 
     # --- writes ------------------------------------------------------------------------
 
-    def upsert(self, chunks: Sequence[Chunk]) -> None:
-        chunks = [clean_chunk(c) for c in chunks]
-        if not chunks:
-            return
-        texts = [embed_text(c) for c in chunks]
-        dense = self.embedder.embed_documents(texts)
-        sparse = [bm25_document(t) for t in texts]
-        self.upsert_vectors(chunks, dense, sparse)
-
     def upsert_vectors(self, chunks: Sequence[Chunk], dense: np.ndarray, sparse: Sequence[Any]) -> None:
         """Writes chunks with vectors computed by the caller.
 
@@ -419,10 +390,7 @@ class EdgeBackend(SearchBackend):
         """
         qe = self._qe
         chunks = [clean_chunk(c) for c in chunks]
-        groups: dict[tuple[str, str], list[Chunk]] = {}
-        for c in chunks:
-            groups.setdefault((c.container, c.doc_id), []).append(c)
-        whole = {key for key, cs in groups.items() if is_whole(cs)}
+        groups, whole = group_documents(chunks)
         points = []
         for c, d, s in zip(chunks, dense, sparse, strict=True):
             payload = chunk_payload(c, complete=(c.container, c.doc_id) in whole)

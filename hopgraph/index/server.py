@@ -22,7 +22,6 @@ from hopgraph.index.backend import (
     Document,
     Hit,
     Scope,
-    SearchBackend,
     make_chunk_id,
     point_id,
 )
@@ -33,18 +32,16 @@ from hopgraph.index.common import (
     SPARSE,
     STATUS,
     assemble_document,
-    bm25_document,
     bm25_query,
     chunk_payload,
     clean_chunk,
     clean_text,
-    embed_text,
-    is_whole,
     parse_text_query,
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import rrf_ids, score_band, sort_hits
+from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
 
@@ -52,7 +49,7 @@ DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
 
 
-class ServerBackend(SearchBackend):
+class ServerBackend(VectorBackend):
     """``url``/``api_key`` default to QDRANT_URL / QDRANT_API_KEY; ``client`` injects a ready
     ``QdrantClient`` (tests use ``QdrantClient(":memory:")``). ``score_band`` as in EdgeBackend."""
 
@@ -192,9 +189,6 @@ class ServerBackend(SearchBackend):
         return [sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in r.points])
                 for r in res]
 
-    def _trim(self, hits: list[Hit], limit: int) -> list[Hit]:
-        return score_band(hits[:limit], self.score_band)
-
     # --- queries with pre-computed vectors ----------------------------------------------
 
     def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
@@ -239,18 +233,6 @@ class ServerBackend(SearchBackend):
 
     # --- SearchBackend ---------------------------------------------------------------
 
-    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
-        query = clean_text(query)
-        if not query.strip():
-            return []
-        return self.hybrid_vector_search(self.embedder.embed_query(query), bm25_query(query), scope, limit)
-
-    def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
-        query = clean_text(query)
-        if not query.strip():
-            return []
-        return self.dense_vector_search(self.embedder.embed_query(query), scope, limit)
-
     def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
         qm = self._qm
         parsed = parse_text_query(clean_text(query))
@@ -292,23 +274,12 @@ class ServerBackend(SearchBackend):
 
     # --- writes --------------------------------------------------------------------------
 
-    def upsert(self, chunks: Sequence[Chunk]) -> None:
-        chunks = [clean_chunk(c) for c in chunks]
-        if not chunks:
-            return
-        texts = [embed_text(c) for c in chunks]
-        dense = self.embedder.embed_documents(texts)
-        self.upsert_vectors(chunks, dense, [bm25_document(t) for t in texts])
-
     def upsert_vectors(self, chunks: Sequence[Chunk], dense: np.ndarray, sparse: Sequence[Any]) -> None:
         """As EdgeBackend.upsert_vectors: a document turns ``ready`` once all its chunks are stored."""
         qm = self._qm
         c = self._client
         chunks = [clean_chunk(ch) for ch in chunks]
-        groups: dict[tuple[str, str], list[Chunk]] = {}
-        for ch in chunks:
-            groups.setdefault((ch.container, ch.doc_id), []).append(ch)
-        whole = {key for key, cs in groups.items() if is_whole(cs)}
+        groups, whole = group_documents(chunks)
         points = [
             qm.PointStruct(
                 id=point_id(ch.chunk_id),
