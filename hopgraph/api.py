@@ -27,11 +27,6 @@ RECURSION_LIMIT = 200
 DURABILITY = "sync"
 
 
-def _durability(saver: Any) -> dict[str, Any]:
-    # Only meaningful with a checkpointer (and LangGraph rejects it without one).
-    return {"durability": DURABILITY} if saver is not None else {}
-
-
 def _context(context: Context | None, overrides: dict[str, Any]) -> Context:
     base = context or Context()
     return replace(base, **overrides) if overrides else base
@@ -45,6 +40,15 @@ def _inputs(question: str) -> dict[str, Any]:
 
 def _config(thread_id: str | None) -> dict[str, Any]:
     return {"configurable": {"thread_id": thread_id or uuid.uuid4().hex}, "recursion_limit": RECURSION_LIMIT}
+
+
+def _run_args(question: str, thread_id: str | None, context: Context, saver: Any) -> dict[str, Any]:
+    """What invoke/stream take, the same for every entry point."""
+    args: dict[str, Any] = {"input": _inputs(question), "config": _config(thread_id), "context": context}
+    if saver is not None:
+        # Only meaningful with a checkpointer (and LangGraph rejects it without one).
+        args["durability"] = DURABILITY
+    return args
 
 
 def _result(state: dict[str, Any], thread_id: str | None) -> dict[str, Any]:
@@ -77,7 +81,7 @@ def run(
     ctx = _context(context, overrides)
     with _saver(checkpointer, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
-        state = graph.invoke(_inputs(question), config=_config(thread_id), context=ctx, **_durability(saver))
+        state = graph.invoke(**_run_args(question, thread_id, ctx, saver))
     return _result(state, thread_id)
 
 
@@ -93,9 +97,7 @@ def stream(
     ctx = _context(context, overrides)
     with _saver(checkpointer, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
-        yield from graph.stream(
-            _inputs(question), config=_config(thread_id), context=ctx, stream_mode="updates", **_durability(saver)
-        )
+        yield from graph.stream(**_run_args(question, thread_id, ctx, saver), stream_mode="updates")
 
 
 @contextlib.asynccontextmanager
@@ -121,7 +123,7 @@ async def arun(
     ctx = _context(context, overrides)
     async with _async_saver(checkpointer, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
-        state = await graph.ainvoke(_inputs(question), config=_config(thread_id), context=ctx, **_durability(saver))
+        state = await graph.ainvoke(**_run_args(question, thread_id, ctx, saver))
     return _result(state, thread_id)
 
 
@@ -136,14 +138,14 @@ async def astream(
     ctx = _context(context, overrides)
     async with _async_saver(checkpointer, thread_id) as saver:
         graph = build_graph(checkpointer=saver)
-        async for update in graph.astream(
-            _inputs(question), config=_config(thread_id), context=ctx, stream_mode="updates", **_durability(saver)
-        ):
+        async for update in graph.astream(**_run_args(question, thread_id, ctx, saver), stream_mode="updates"):
             yield update
 
 
 def _delete(saver: Any, thread_id: str) -> None:
-    if saver.get_tuple({"configurable": {"thread_id": thread_id}}) is None:
+    from hopgraph.checkpoint import thread_exists
+
+    if not thread_exists(saver, thread_id):
         raise InputError(f"no conversation with thread id '{thread_id}'")
     saver.delete_thread(thread_id)
 

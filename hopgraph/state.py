@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any
 
-from langchain_core.messages import AnyMessage
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
@@ -66,3 +67,26 @@ RUN_DEFAULTS: dict[str, Any] = {
 }
 
 NUDGE_FLAG = "hopgraph_nudge"
+
+
+def is_question(message: BaseMessage) -> bool:
+    """A user message that is not one of the loop's own nudges."""
+    return message.type == "human" and not message.additional_kwargs.get(NUDGE_FLAG)
+
+
+def question_position(messages: Sequence[BaseMessage]) -> int:
+    """Index of the current user question (the last one), or -1 when there is none."""
+    for i in range(len(messages) - 1, -1, -1):
+        if is_question(messages[i]):
+            return i
+    return -1
+
+
+def last_ai_message(messages: Sequence[BaseMessage]) -> AIMessage | None:
+    """The model's latest reply in the current user turn, or None if it has not replied yet."""
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            return message
+        if message.type == "human":
+            return None
+    return None

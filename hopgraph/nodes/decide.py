@@ -5,29 +5,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import NUDGE
-from hopgraph.state import NUDGE_FLAG, State
+from hopgraph.state import NUDGE_FLAG, State, last_ai_message
 
 log = logging.getLogger("hopgraph")
 
 FINALIZE, NEXT_ROUND, RETRY = "finalize", "budget_notice", "generate"
-
-
-def _last_ai(state: State) -> AIMessage | None:
-    messages = state.get("messages") or []
-    if messages and isinstance(messages[-1], AIMessage):
-        return messages[-1]
-    for message in reversed(messages):
-        if isinstance(message, AIMessage):
-            return message
-        if message.type == "human":
-            return None
-    return None
 
 
 def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -45,7 +33,7 @@ def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return stop(pending)
     if state.get("report") is not None:
         return stop("reported")
-    ai = _last_ai(state)
+    ai = last_ai_message(state.get("messages") or [])
     has_calls = bool(ai and (ai.tool_calls or ai.invalid_tool_calls))
     if not has_calls:
         text = ai.content if ai is not None and isinstance(ai.content, str) else ""

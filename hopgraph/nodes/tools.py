@@ -9,14 +9,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import ToolMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
 from hopgraph.index.backend import BackendError, ScopeError
 from hopgraph.nodes.prepare import latest_question
 from hopgraph.runtime import get_backend, get_scope
-from hopgraph.state import State
+from hopgraph.state import State, last_ai_message
 from hopgraph.tools import tools_for_mode
 from hopgraph.tools.base import Ledger, Rendered, Tool, ToolArgError, ToolEnv, ToolOutcome
 
@@ -24,15 +24,6 @@ log = logging.getLogger("hopgraph")
 
 # Shared by all runs of the process; a slow call past its timeout keeps a worker, not the run.
 _POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="hopgraph-tool")
-
-
-def _last_ai(state: State) -> AIMessage | None:
-    for message in reversed(state.get("messages") or []):
-        if isinstance(message, AIMessage):
-            return message
-        if message.type == "human":
-            return None
-    return None
 
 
 def _run_safely(tool: Tool, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
@@ -52,7 +43,7 @@ def _run_safely(tool: Tool, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
 
 def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
-    ai = _last_ai(state)
+    ai = last_ai_message(state.get("messages") or [])
     calls: list[dict[str, Any]] = [dict(c) for c in ai.tool_calls] if ai else []
     invalid = list(ai.invalid_tool_calls) if ai else []
     if not calls and not invalid:

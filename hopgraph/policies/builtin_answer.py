@@ -23,14 +23,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from hopgraph.citations import is_tabular
 from hopgraph.policies.base import ScriptedPolicy, _call_id
 from hopgraph.policies.text import STOPWORDS, entity_spans, fold, sentences, terms
+from hopgraph.policies.transcript import message_text, tool_results
+from hopgraph.state import question_position
 
-NUDGE_FLAG = "hopgraph_nudge"
 SEARCH = "search_documents"
 REWRITE = "rewrite_query"
 MAX_SENTENCES = 4
@@ -105,22 +106,12 @@ def tidy_question(question: str) -> str:
     return text
 
 
-def _text(message: BaseMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    return "".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
-
-
 def read_state(messages: Sequence[BaseMessage]) -> _State:
-    start = -1
-    for i, m in enumerate(messages):
-        if isinstance(m, HumanMessage) and not m.additional_kwargs.get(NUDGE_FLAG):
-            start = i
+    start = question_position(messages)
     if start < 0:
         return _State(question="")
-    state = _State(question=_text(messages[start]).strip())
-    results = {m.tool_call_id: m for m in messages[start + 1:] if isinstance(m, ToolMessage)}
+    state = _State(question=message_text(messages[start]).strip())
+    results = tool_results(messages[start + 1:])
     for m in messages[start + 1:]:
         if not isinstance(m, AIMessage) or not m.tool_calls:
             continue

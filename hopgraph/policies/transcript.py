@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-NUDGE_FLAG = "hopgraph_nudge"
+from hopgraph.state import question_position
 
 
 @dataclass(frozen=True)
@@ -42,12 +42,17 @@ class Transcript:
         return len(self.rounds)
 
 
-def _text(message: BaseMessage) -> str:
+def message_text(message: BaseMessage) -> str:
     content = message.content
     if isinstance(content, str):
         return content
     parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
     return "".join(parts)
+
+
+def tool_results(messages: Sequence[BaseMessage]) -> dict[str, ToolMessage]:
+    """Tool messages by the id of the call they answer."""
+    return {m.tool_call_id: m for m in messages if isinstance(m, ToolMessage)}
 
 
 def _docs(artifact: Any) -> tuple[tuple[DocHit, ...], str | None]:
@@ -67,16 +72,11 @@ def _docs(artifact: Any) -> tuple[tuple[DocHit, ...], str | None]:
 
 def read_transcript(messages: Sequence[BaseMessage]) -> Transcript:
     """The question is the last human message that is not a nudge; rounds are our replies after it."""
-    start = -1
-    for i, m in enumerate(messages):
-        if isinstance(m, HumanMessage) and not m.additional_kwargs.get(NUDGE_FLAG):
-            start = i
+    start = question_position(messages)
     if start < 0:
         return Transcript(question="")
-    transcript = Transcript(question=_text(messages[start]).strip())
-    results: dict[str, ToolMessage] = {
-        m.tool_call_id: m for m in messages[start + 1:] if isinstance(m, ToolMessage)
-    }
+    transcript = Transcript(question=message_text(messages[start]).strip())
+    results = tool_results(messages[start + 1:])
     for m in messages[start + 1:]:
         if not isinstance(m, AIMessage):
             continue

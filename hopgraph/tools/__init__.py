@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from hopgraph.tools.base import Tool, ToolArgError, ToolEnv, ToolOutcome
 from hopgraph.tools.read import ReadTool
 from hopgraph.tools.report_helpful_ids import ReportHelpfulIdsTool
@@ -11,15 +13,19 @@ from hopgraph.tools.text_search import TextSearchTool
 IDS_TOOLS: tuple[Tool, ...] = (SearchTool(), TextSearchTool(), ReadTool(), ReportHelpfulIdsTool())
 
 
-def tools_for_mode(mode: str) -> tuple[Tool, ...]:
-    if mode == "answer":
-        # Imported lazily: the sandbox and citation machinery are only needed in answer mode.
-        from hopgraph.tools.rewrite_query import RewriteQueryTool
-        from hopgraph.tools.run_python import RunPythonTool
-        from hopgraph.tools.search_documents import SearchDocumentsTool
+@functools.cache
+def _answer_tools() -> tuple[Tool, ...]:
+    # Imported lazily: the sandbox and citation machinery are only needed in answer mode.
+    from hopgraph.tools.rewrite_query import RewriteQueryTool
+    from hopgraph.tools.run_python import RunPythonTool
+    from hopgraph.tools.search_documents import SearchDocumentsTool
 
-        return (RewriteQueryTool(), SearchDocumentsTool(), RunPythonTool())
-    return IDS_TOOLS
+    return (RewriteQueryTool(), SearchDocumentsTool(), RunPythonTool())
+
+
+def tools_for_mode(mode: str) -> tuple[Tool, ...]:
+    # Tools hold no state, so one set per mode serves every run.
+    return _answer_tools() if mode == "answer" else IDS_TOOLS
 
 
 __all__ = ["IDS_TOOLS", "Tool", "ToolArgError", "ToolEnv", "ToolOutcome", "tools_for_mode"]
