@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from abc import abstractmethod
+from typing import Any
+
 from hopgraph.formatting import NO_RESULTS, doc_block
 from hopgraph.index.backend import Hit
-from hopgraph.tools.base import Ledger, Rendered, ToolOutcome
+from hopgraph.tools.base import Ledger, QueryTool, Rendered, ToolEnv, ToolOutcome
 
 # Chunk candidates fetched per requested document, so that several chunks of one
 # document do not crowd others out of the list.
@@ -42,3 +45,18 @@ def render_hits(tool: str, query: str, outcome: ToolOutcome, ledger: Ledger) -> 
             "text": hit.chunk.text, "new": new,
         })
     return Rendered("\n\n".join(blocks), {"tool": tool, "query": query, "docs": docs, "error": None})
+
+
+class DocumentSearchTool(QueryTool):
+    """search and text_search: chunk hits from the backend, shown as one best chunk per document."""
+
+    @abstractmethod
+    def find(self, query: str, env: ToolEnv, depth: int) -> list[Hit]:
+        """Chunk hits for the query, best first, at least ``depth`` deep when the index has them."""
+
+    def run(self, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
+        hits = self.find(args["query"], env, args["limit"] * CANDIDATES_PER_DOC)
+        return ToolOutcome(hits=best_chunk_per_doc(hits, args["limit"]), data={"query": args["query"]})
+
+    def render(self, outcome: ToolOutcome, ledger: Ledger, env: ToolEnv) -> Rendered:
+        return render_hits(self.name, outcome.data.get("query", ""), outcome, ledger)

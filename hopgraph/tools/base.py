@@ -153,11 +153,6 @@ def optional_limit(args: Mapping[str, Any], context: Context) -> int:
     return context.clamp_limit(int(value))
 
 
-def check_query_args(args: Mapping[str, Any], context: Context) -> dict[str, Any]:
-    """The arguments every search tool takes: a query and an optional limit."""
-    return {"query": require_str(args, "query"), "limit": optional_limit(args, context)}
-
-
 def search_parameters(limit_default: int = 5, limit_max: int = 15) -> dict[str, Any]:
     return {
         "type": "object",
@@ -173,3 +168,13 @@ def search_parameters(limit_default: int = 5, limit_max: int = 15) -> dict[str, 
         },
         "required": ["query"],
     }
+
+
+class QueryTool(Tool):
+    """A search tool: takes a query and an optional limit, and counts for thrash detection."""
+
+    parameters = search_parameters()
+    is_search = True
+
+    def check_args(self, args: Mapping[str, Any], context: Context) -> dict[str, Any]:
+        return {"query": require_str(args, "query"), "limit": optional_limit(args, context)}

@@ -24,18 +24,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from hopgraph.citations import citable_page, display_title
-from hopgraph.config import Context
 from hopgraph.index.backend import Hit, Scope, ScopeError
 from hopgraph.index.fusion import score_band
-from hopgraph.tools.base import (
-    Ledger,
-    Rendered,
-    Tool,
-    ToolEnv,
-    ToolOutcome,
-    check_query_args,
-    search_parameters,
-)
+from hopgraph.tools.base import Ledger, QueryTool, Rendered, ToolEnv, ToolOutcome
 
 TOOL_NAME = "search_documents"
 # Keep hits scoring within this fraction of the best one (relative band).
@@ -130,17 +121,12 @@ def chunk_budget(env: ToolEnv, memory: Mapping[str, Any]) -> int:
     return max(0, int(env.context.chunk_budget))
 
 
-class SearchDocumentsTool(Tool):
+class SearchDocumentsTool(QueryTool):
     name = TOOL_NAME
     description = (
         "Search the documents (meaning and keywords). Returns passages as source blocks, each with a REF id "
         "(S1, S2, ...) to cite as [S1]. Passages already returned in this conversation turn are not repeated."
     )
-    parameters = search_parameters()
-    is_search = True
-
-    def check_args(self, args: Mapping[str, Any], context: Context) -> dict[str, Any]:
-        return check_query_args(args, context)
 
     def run(self, args: dict[str, Any], env: ToolEnv) -> ToolOutcome:
         query, limit = args["query"], args["limit"]
