@@ -81,16 +81,3 @@ def load_beir(folder: str | Path, queries_file: str | Path | None = None) -> Bei
         else:
             skipped.append(qid)
     return BeirData(name=root.resolve().name, corpus_path=corpus, queries=queries, qrels=qrels, skipped=skipped)
-
-
-def iter_corpus(path: Path):  # type: ignore[no-untyped-def]
-    """Yields (doc id, title, text) from corpus.jsonl."""
-    with path.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-                yield str(obj["_id"]), str(obj.get("title") or ""), str(obj.get("text") or "")
-            except (ValueError, KeyError, TypeError) as exc:
-                raise EvalError(f"{path}:{n}: not a corpus line with _id and text") from exc

@@ -10,26 +10,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hopgraph.evals.data import EvalError, iter_corpus
-from hopgraph.index.backend import Chunk, SearchBackend, make_chunk_id
+from hopgraph.evals.data import EvalError
+from hopgraph.index.backend import SearchBackend
 from hopgraph.index.embed import embedder_spec
+from hopgraph.index.ingest import CHUNKER_VERSION, ingest_beir
 
 EVAL_CONTAINER = "eval"
 READY_FILE = "eval-ready.json"
-_BATCH = 128
 
 
 def default_cache_root() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "hopgraph" / "eval-index"
-
-
-def _chunker_version() -> str:
-    try:
-        from hopgraph.index.ingest import CHUNKER_VERSION
-    except ImportError:
-        return "whole"
-    return str(CHUNKER_VERSION)
 
 
 def corpus_key(corpus_path: Path, embedder: str) -> str:
@@ -38,50 +30,23 @@ def corpus_key(corpus_path: Path, embedder: str) -> str:
     with corpus_path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
-    h.update(f"\0embedder={embedder}\0chunker={_chunker_version()}".encode())
+    h.update(f"\0embedder={embedder}\0chunker={CHUNKER_VERSION}".encode())
     return h.hexdigest()[:16]
-
-
-def _load_fallback(backend: SearchBackend, corpus_path: Path, container: str) -> int:
-    """One chunk per document; used only when the ingestion module is not available."""
-    batch: list[Chunk] = []
-    n = 0
-    for doc_id, title, text in iter_corpus(corpus_path):
-        digest = hashlib.sha256(f"{title}\n{text}".encode()).hexdigest()
-        batch.append(Chunk(
-            chunk_id=make_chunk_id(container, doc_id, 0), doc_id=doc_id, index=0, title=title, text=text,
-            container=container, content_hash=digest, source=f"beir://{doc_id}",
-        ))
-        n += 1
-        if len(batch) >= _BATCH:
-            backend.upsert(batch)
-            batch = []
-    if batch:
-        backend.upsert(batch)
-    return n
 
 
 def ingest_corpus(
     backend: SearchBackend, corpus_path: Path, container: str = EVAL_CONTAINER, progress: bool = True
 ) -> dict[str, Any]:
     started = time.perf_counter()
-    try:
-        from hopgraph.index.ingest import ingest_beir
-    except ImportError:
-        docs = _load_fallback(backend, corpus_path, container)
-        how = "fallback"
-    else:
-        report = ingest_beir(backend, corpus_path, container, progress=progress)
-        if report.skipped:
-            path, reason = report.skipped[0]
-            raise EvalError(f"ingesting {path} failed: {reason}")
-        docs = report.docs
-        how = "ingest_beir"
+    report = ingest_beir(backend, corpus_path, container, progress=progress)
+    if report.skipped:
+        path, reason = report.skipped[0]
+        raise EvalError(f"ingesting {path} failed: {reason}")
     flush = getattr(backend, "flush", None)
     if callable(flush):
         flush()
-    return {"documents": docs, "chunks": backend.count(), "seconds": round(time.perf_counter() - started, 1),
-            "method": how}
+    return {"documents": report.docs, "chunks": backend.count(),
+            "seconds": round(time.perf_counter() - started, 1)}
 
 
 def open_eval_index(
