@@ -9,11 +9,12 @@ import pytest
 
 from hopgraph.config import Context
 from hopgraph.index.backend import Chunk, Hit, Scope, make_chunk_id
+from hopgraph.index.fusion import score_band
 from hopgraph.index.memory import MemoryBackend
 from hopgraph.tools import tools_for_mode
 from hopgraph.tools.base import ToolArgError, ToolEnv
 from hopgraph.tools.rewrite_query import RewriteQueryTool, apply_rewrite_safety_net, carries_original_wording
-from hopgraph.tools.search_documents import SearchDocumentsTool, band_hits
+from hopgraph.tools.search_documents import SearchDocumentsTool
 from tests.test_answer_harness import call, make_env, new_ledger, run_batch
 
 MESSY = "wich suplier missd the dedline and wat penalty did we agre??"
@@ -271,8 +272,8 @@ def test_no_results_note() -> None:
 def test_score_gap_cutoff_drops_the_weak_tail() -> None:
     chunk = Chunk(chunk_id="c", doc_id="d", index=0, title="t", text="x", container="default")
     hits = [Hit(chunk, 1.0), Hit(chunk, 0.8), Hit(chunk, 0.3), Hit(chunk, 0.9)]
-    assert [h.score for h in band_hits(hits, 0.5)] == [1.0, 0.8]
-    assert len(band_hits(hits, None)) == 4
+    assert [h.score for h in score_band(hits, 0.5)] == [1.0, 0.8]
+    assert len(score_band(hits, None)) == 4
     backend = MemoryBackend()
     backend.add_text("strong", "Strong", "nordlicht housing delay penalty clause")
     backend.add_text("weak", "Weak", "penalty")

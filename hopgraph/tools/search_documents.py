@@ -71,11 +71,6 @@ def turn_refs(memory: Mapping[str, Any]) -> dict[str, Any]:
     return {ref: refs[ref] for ref in (memory.get("chunk_refs") or {}).values() if ref in refs}
 
 
-def band_hits(hits: list[Hit], band: float | None = SCORE_BAND) -> list[Hit]:
-    """Score-gap cutoff: drop the tail once scores fall below ``(1 - band)`` of the top."""
-    return score_band(hits, band)
-
-
 def _one_line(text: str, limit: int) -> str:
     text = _FAKE_MARKER.sub(r"(\1)", " ".join((text or "").split()))
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
@@ -138,7 +133,7 @@ class SearchDocumentsTool(QueryTool):
         # Dedup happens in render (it depends on earlier calls of the same round), so fetch spare hits.
         seen = len(env.turn_memory.get("chunk_refs") or {})
         fetch = min(MAX_CANDIDATES, limit * CANDIDATES_PER_PASSAGE + seen)
-        hits = band_hits(env.backend.search(query, scope, fetch), getattr(env.context, "score_band", SCORE_BAND))
+        hits = score_band(env.backend.search(query, scope, fetch), SCORE_BAND)
         return ToolOutcome(hits=hits, data={"query": query, "limit": limit})
 
     def render(self, outcome: ToolOutcome, ledger: Ledger, env: ToolEnv) -> Rendered:
