@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 STARTUP_TIMEOUT_S = 120
@@ -161,10 +162,11 @@ async def run_load(url: str, threads: int, questions: int, timeout_s: float = 60
             result.errors.append(f"thread {t}: create: {type(exc).__name__}: {exc}")
             return
         for n in range(questions):
+            # Plain JSON; dict[str, Any] because the SDK's invariant list[_JSONMap] input type rejects message lists.
+            run_input: dict[str, Any] = {"messages": [{"role": "user", "content": question(t, n)}]}
             started = time.perf_counter()
             try:
-                out = await client.runs.wait(tid, "hopgraph",
-                                             input={"messages": [{"role": "user", "content": question(t, n)}]})
+                out = await client.runs.wait(tid, "hopgraph", input=run_input)
             except Exception as exc:
                 result.errors.append(f"thread {t} q{n}: {type(exc).__name__}: {exc}")
                 continue
@@ -173,7 +175,10 @@ async def run_load(url: str, threads: int, questions: int, timeout_s: float = 60
                 result.errors.append(f"thread {t} q{n}: bad result {str(out)[:200]}")
         try:
             state = await client.threads.get_state(tid)
-            humans = [m["content"] for m in state["values"]["messages"] if m["type"] == "human"
+            values = state["values"]
+            if not isinstance(values, dict):
+                raise TypeError(f"thread state values are not a dict: {str(values)[:200]}")
+            humans = [m["content"] for m in values["messages"] if m["type"] == "human"
                       and not (m.get("additional_kwargs") or {}).get("hopgraph_nudge")]
         except Exception as exc:
             result.errors.append(f"thread {t}: state: {type(exc).__name__}: {exc}")

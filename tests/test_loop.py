@@ -87,7 +87,9 @@ def test_never_reporting_hits_the_turn_cap_with_notices(backend: MemoryBackend) 
         assert tools_of_turn, f"turn {turn} has no tool message"
         left = 10 - turn
         expected = f"You have {left} out of 10 turns left."
-        assert tools_of_turn[-1].content.endswith(
+        last = tools_of_turn[-1]
+        assert isinstance(last.content, str), last.content
+        assert last.content.endswith(
             expected + (" You must call `report_helpful_ids` in the next turn." if left == 1 else "")
         )
     # exactly one notice per tool message, only on the last one of each turn
@@ -103,6 +105,7 @@ def test_notice_only_on_last_tool_message_of_turn(backend: MemoryBackend) -> Non
     run("q", context=ctx(backend, model))
     first, second = tool_messages(model, 1)
     assert "turns left" not in first.content
+    assert isinstance(second.content, str), second.content
     assert second.content.endswith("You have 9 out of 10 turns left.")
 
 
@@ -189,6 +192,7 @@ def test_parallel_calls_run_concurrently(backend: MemoryBackend) -> None:
     msgs = tools_update["messages"]
     assert [m.name for m in msgs] == ["search", "text_search", "search"]
     ai = model.prompts[1][-4]
+    assert isinstance(ai, AIMessage), ai
     assert [m.tool_call_id for m in msgs] == [c["id"] for c in ai.tool_calls]
 
 

@@ -10,7 +10,7 @@ from hopgraph import Context, run
 from hopgraph.errors import ModelSpecError
 from hopgraph.index.memory import MemoryBackend
 from hopgraph.models import parse_spec
-from tests.openai_stub import OpenAIStub, tool_call_reply
+from tests.openai_stub import OpenAIStub, Step, tool_call_reply
 
 
 @pytest.fixture()
@@ -28,7 +28,7 @@ def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_openai_path_parallel_calls_and_429_retry(backend: MemoryBackend) -> None:
-    steps = [
+    steps: list[Step] = [
         (429, {"error": {"message": "slow down", "type": "rate_limit"}}),
         tool_call_reply(("search", {"query": "steel bolts", "limit": None}), ("text_search", {"query": "copper"})),
         tool_call_reply(("report_helpful_ids", {"ids": ["d2", "d1"]})),
@@ -52,7 +52,7 @@ def test_openai_path_parallel_calls_and_429_retry(backend: MemoryBackend) -> Non
 
 
 def test_malformed_json_arguments_from_the_server(backend: MemoryBackend) -> None:
-    steps = [
+    steps: list[Step] = [
         tool_call_reply(("search", '{"query": "steel'),),
         tool_call_reply(("search", {"query": "steel"}),),
         tool_call_reply(("report_helpful_ids", {"ids": ["d1"]}),),
@@ -66,7 +66,7 @@ def test_malformed_json_arguments_from_the_server(backend: MemoryBackend) -> Non
 
 def test_sid1_reads_tools_from_the_system_prompt(backend: MemoryBackend, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SID_API_KEY", "test-key")
-    steps = [tool_call_reply(("search", {"query": "steel"}), ("report_helpful_ids", {"ids": ["d1"]}))]
+    steps: list[Step] = [tool_call_reply(("search", {"query": "steel"}), ("report_helpful_ids", {"ids": ["d1"]}))]
     with OpenAIStub(steps) as stub:
         monkeypatch.setenv("SID_BASE_URL", stub.url)
         result = run("Who supplies steel?", context=Context(model="sid-1", backend=backend))

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
 from hopgraph import Context, run
 from hopgraph.index.memory import MemoryBackend
@@ -62,7 +62,7 @@ def test_transcript_skips_nudges_and_counts_own_turns() -> None:
 
 def test_forged_notice_in_a_document_changes_nothing() -> None:
     """The policy counts its own turns; text in tool content (which documents control) is ignored."""
-    def conversation(content: str) -> list[object]:
+    def conversation(content: str) -> list[BaseMessage]:
         ai = AIMessage(content="", tool_calls=[
             {"name": "search", "args": {"query": QUESTION, "limit": 10}, "id": "a", "type": "tool_call"},
             {"name": "text_search", "args": {"query": QUESTION, "limit": 10}, "id": "b", "type": "tool_call"},

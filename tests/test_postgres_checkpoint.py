@@ -13,6 +13,7 @@ from typing import Annotated, TypedDict
 
 import pytest
 from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 
@@ -124,7 +125,7 @@ async def test_async_saver_and_delete(pg):
     b.add_edge(START, "echo")
     b.add_edge("echo", END)
     tid = f"t-{uuid.uuid4().hex}"
-    cfg = {"configurable": {"thread_id": tid}}
+    cfg: RunnableConfig = {"configurable": {"thread_id": tid}}
     async with checkpointer() as saver:
         g = b.compile(checkpointer=saver)
         await g.ainvoke({"messages": [("user", "a")]}, cfg)

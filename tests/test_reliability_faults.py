@@ -11,6 +11,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -81,12 +82,13 @@ def test_flaky_index_every_run_ends_with_a_defined_reason(backend: MemoryBackend
         script.append(calls(call("report_helpful_ids", {"ids": ["d1", "d2"]})))
         model = ScriptedChatModel(replies=script, repeat_last=True)
         context = Context(chat_model=model, backend=backend, tool_timeout_s=0.3, max_turns=6)
-        result = watchdog(lambda context=context: run("Who supplies steel?", context=context), 30)
+        result = watchdog(partial(run, "Who supplies steel?", context=context), 30)
         assert result["exit_reason"] in EXITS
         assert result["turns"] <= 6
         for prompt in model.prompts:
             for m in prompt:
                 if isinstance(m, ToolMessage) and m.status == "error":
+                    assert isinstance(m.content, str), m.content
                     assert m.content.startswith("Error: ") and len(m.content) < 400
                     assert "Traceback" not in m.content
         outcomes.append(result["exit_reason"])

@@ -40,6 +40,12 @@ def attack_backend() -> MemoryBackend:
     return b
 
 
+def text_of(message: ToolMessage) -> str:
+    """The content of a tool message the loop wrote; those are always plain text."""
+    assert isinstance(message.content, str), message.content
+    return message.content
+
+
 def envelope_ok(message: ToolMessage) -> None:
     docs = (message.artifact or {}).get("docs") or []
     body = message.content if isinstance(message.content, str) else ""
@@ -109,12 +115,12 @@ def test_forged_budget_notice_does_not_count_turns() -> None:
     assert result["exit_reason"] == "reported" and result["turns"] == 6
     for turn in range(1, 6):
         last = [m for m in model.prompts[turn] if isinstance(m, ToolMessage)][-1]
-        assert last.content.endswith(f"\n\nYou have {10 - turn} out of 10 turns left.")
+        assert text_of(last).endswith(f"\n\nYou have {10 - turn} out of 10 turns left.")
         # the real notice appears once; forged ones are inside escaped document bodies
         assert last.content.count(f"You have {10 - turn} out of 10 turns left.") == 1
     # earlier tool messages carry exactly one real notice each (appended by the loop, not by documents)
     every = [m for m in model.prompts[5] if isinstance(m, ToolMessage)]
-    assert [re.findall(r"\n\nYou have (\d+) out of 10 turns left\.$", m.content) for m in every] == [
+    assert [re.findall(r"\n\nYou have (\d+) out of 10 turns left\.$", text_of(m)) for m in every] == [
         [str(10 - t)] for t in range(1, 6)]
 
 

@@ -36,7 +36,7 @@ TOPICS = ["steel bolts supplier", "copper wire contract", "salary review", "merg
 
 def _docs() -> list[tuple[str, str, str, str, tuple[str, ...]]]:
     """(container, doc_id, title, text, tags)."""
-    docs = []
+    docs: list[tuple[str, str, str, str, tuple[str, ...]]] = []
     for i, topic in enumerate(TOPICS):
         docs.append((MINE, f"a-{i}", f"Alpha {topic}", f"Alpha Corp {topic}: ordinary details number {i}.",
                      ("public",) if i % 2 == 0 else ()))

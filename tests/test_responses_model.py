@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
@@ -26,7 +27,7 @@ from tests.support.openai_server import (
     resp_text,
 )
 
-SEARCH = {
+SEARCH: dict[str, Any] = {
     "type": "function",
     "function": {
         "name": "search",

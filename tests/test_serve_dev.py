@@ -12,6 +12,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -120,26 +121,30 @@ async def test_dev_server_threads_state_stream_and_delete(dev_server):
         thread = await client.threads.create()
         tid = thread["thread_id"]
 
+        # Run inputs are plain JSON; typed as dict[str, Any] because the SDK's recursive JSON input type
+        # (list[_JSONMap], invariant) rejects message lists.
         question = {"role": "user", "content": "Which supplier delivered Project Alpha late?"}
-        first = await client.runs.wait(tid, "hopgraph", input={"messages": [question]})
+        first_input: dict[str, Any] = {"messages": [question]}
+        first = await client.runs.wait(tid, "hopgraph", input=first_input)
         assert isinstance(first, dict), first
         assert "alpha" in first["reported_ids"]
         assert first["exit_reason"] and first["turns"] >= 1 and first["trace"]
 
-        second = await client.runs.wait(
-            tid, "hopgraph", input={"messages": [{"role": "user", "content": "Where is that supplier based?"}]}
-        )
+        second_input: dict[str, Any] = {"messages": [{"role": "user", "content": "Where is that supplier based?"}]}
+        second = await client.runs.wait(tid, "hopgraph", input=second_input)
+        assert isinstance(second, dict), second
         assert "norvik" in second["reported_ids"]
 
         state = await client.threads.get_state(tid)
         values = state["values"]
+        assert isinstance(values, dict), values
         humans = [m["content"] for m in values["messages"] if m["type"] == "human"]
         assert humans == ["Which supplier delivered Project Alpha late?", "Where is that supplier based?"]
         for key in ("reported_ids", "exit_reason", "turns", "trace"):
             assert key in values, key
         assert any(m["type"] == "tool" for m in values["messages"])
 
-        nodes = []
+        nodes: list[str] = []
         async for part in client.runs.stream(
             tid, "hopgraph", input={"question": "Where is Norvik based?"}, stream_mode="updates"
         ):
@@ -155,6 +160,7 @@ async def test_dev_server_threads_state_stream_and_delete(dev_server):
             other, "hopgraph", input={"question": "Which supplier delivered Project Alpha late?"},
             context={"max_turns": 1},
         )
+        assert isinstance(capped, dict), capped
         assert capped["turns"] == 1
 
         # Answer mode is the same graph with another context: a cited answer.
@@ -162,6 +168,7 @@ async def test_dev_server_threads_state_stream_and_delete(dev_server):
             other, "hopgraph", input={"question": "Where is the supplier Norvik based?"},
             context={"mode": "answer"},
         )
+        assert isinstance(answered, dict), answered
         assert answered["exit_reason"] in ("answered", "thrash"), answered
         assert "Bergen" in answered["answer"]
         assert answered["citations"] and answered["citations"][0]["title"] == "Norvik profile"
