@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 from hopgraph.index.backend import Chunk, Scope, make_chunk_id  # noqa: E402
 from hopgraph.index.common import bm25_document, bm25_query, embed_text  # noqa: E402
 from hopgraph.index.edge import EdgeBackend  # noqa: E402
-from hopgraph.index.embed import get_embedder  # noqa: E402
+from hopgraph.index.embed import MiniLMEmbedder, get_embedder  # noqa: E402
 from hopgraph.index.ingest import ingest_beir  # noqa: E402
 
 SCOPE = Scope(("default",))
@@ -216,8 +216,14 @@ def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int 
     backend.exact_threshold = threshold
     # End to end: the query text is embedded by MiniLM inside search().
     texts = [f"{qtexts[j]} what about {qtexts[(j + 1) % queries]}" for j in range(queries)]
-    for kind, fn in (("hybrid", backend.search), ("text", backend.text_search), ("dense", backend.dense_search)):
-        emb.__dict__.get("_query_cache", {}).clear()  # measure real query embedding, not the cache
+    float_queries = MiniLMEmbedder(precision="float")
+    for kind, fn in (("hybrid", backend.search), ("text", backend.text_search), ("dense", backend.dense_search),
+                     ("hybrid_float", backend.search)):
+        # The last row embeds queries with the float document model, for comparison with int8.
+        backend.embedder = float_queries if kind == "hybrid_float" else emb
+        backend.embedder.__dict__.get("_query_cache", {}).clear()  # measure real query embedding, not the cache
+        fn(texts[-1], SCOPE, 10)  # the first query loads the query model
+        backend.embedder.__dict__.get("_query_cache", {}).clear()
         lat = []
         cpu = []
         for j in range(queries):
@@ -229,6 +235,7 @@ def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int 
         out[f"e2e_{kind}_p50"] = pct(lat, 50)
         out[f"e2e_{kind}_p95"] = pct(lat, 95)
         out[f"e2e_{kind}_cpu_p50"] = pct(cpu, 50)
+    backend.embedder = emb
     backend.close()
     return out
 
@@ -257,6 +264,7 @@ def bench_quality(
     import pytrec_eval
 
     rows = []
+    float_queries = MiniLMEmbedder(precision="float")
     for name in sets:
         folder = data / name
         backend = ready.get(name) or EdgeBackend(workdir / name, embedder=get_embedder("minilm"))
@@ -264,7 +272,17 @@ def bench_quality(
         ingest_beir(backend, folder / "corpus.jsonl", progress=False)  # unchanged docs are skipped
         queries, qrels = load_queries(folder)
         evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.5", "recall.2"})
-        for mode, fn in (("BM25", backend.text_search), ("dense", backend.dense_search), ("hybrid", backend.search)):
+        int8_queries = backend.embedder
+        modes = [
+            ("BM25", backend.text_search, int8_queries),
+            ("dense", backend.dense_search, int8_queries),
+            ("hybrid", backend.search, int8_queries),
+            ("dense, float queries", backend.dense_search, float_queries),
+            ("hybrid, float queries", backend.search, float_queries),
+        ]
+        for mode, fn, query_embedder in modes:
+            # Same index, same document vectors: only the model that embeds the query changes.
+            backend.embedder = query_embedder
             run: dict[str, dict[str, float]] = {}
             for qid, text in queries.items():
                 # Plain query text: quotes or dashes in a claim are not operators here.
@@ -275,6 +293,7 @@ def bench_quality(
                 run[qid] = {}
                 for rank, h in enumerate(hits):
                     run[qid].setdefault(h.doc_id, float(len(hits) - rank))
+            backend.embedder = int8_queries
             res = evaluator.evaluate(run)
             rows.append({
                 "set": name, "mode": mode, "queries": len(queries),
@@ -382,11 +401,11 @@ def main() -> int:
         print("Wall p50 / p95, and [CPU p50] of the calling thread (engine) or process (end to end): "
               "CPU time does not count waiting for cores other processes hold.\n")
         print("| points | dense index | engine hybrid | engine text | engine dense | "
-              "end-to-end hybrid | end-to-end text | end-to-end dense |")
-        print("|---:|---|---:|---:|---:|---:|---:|---:|")
+              "end-to-end hybrid | end-to-end text | end-to-end dense | end-to-end hybrid, float queries |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in rows:
             cells = [f"{r[k + '_p50']:.2f} / {r[k + '_p95']:.2f} [{r[k + '_cpu_p50']:.2f}]"
-                     for k in ("hybrid", "text", "dense", "e2e_hybrid", "e2e_text", "e2e_dense")]
+                     for k in ("hybrid", "text", "dense", "e2e_hybrid", "e2e_text", "e2e_dense", "e2e_hybrid_float")]
             print(f"| {r['n']} | {r['mode']} | " + " | ".join(cells) + " |")
         print("\n## Dense: exact vs HNSW (m=16, ef_construct=100; the backend uses hnsw_ef=128)\n")
         print("| points | exact p50/p95 ms | HNSW ef128 p50/p95 ms | recall@10 ef64 / ef128 / ef256 | "

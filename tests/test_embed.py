@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -13,8 +14,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hopgraph.index import embed
-from hopgraph.index.embed import EmbedderError, MiniLMEmbedder, OpenAIEmbedder, get_embedder
+from hopgraph.index import embed, quantize
+from hopgraph.index.embed import EmbedderError, FastembedEmbedder, MiniLMEmbedder, OpenAIEmbedder, get_embedder
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +43,9 @@ def test_minilm_is_deterministic_and_batch_independent(minilm: embed.Embedder) -
     a = minilm.embed_documents(texts)
     b = minilm.embed_documents(list(reversed(texts)))[::-1]
     assert np.allclose(a, b, atol=1e-5)
-    q = minilm.embed_query(texts[3])
-    assert q.shape == (384,)
-    assert np.allclose(q, a[3], atol=1e-5)
     assert minilm.embed_documents([]).shape == (0, 384)
+    exact = MiniLMEmbedder(precision="float")
+    assert np.allclose(exact.embed_query(texts[3]), a[3], atol=1e-5)  # float queries: the document model
 
 
 def test_minilm_truncates_long_input(minilm: embed.Embedder) -> None:
@@ -71,18 +71,100 @@ def test_hash_check_is_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     model = tmp_path / "model.onnx"
     shutil.copyfile(MiniLMEmbedder().model_path, model)
     calls: list[Path] = []
-    real = embed._sha256
+    real = embed.file_sha256
 
     def counting(p: Path) -> str:
         calls.append(p)
         return real(p)
 
-    monkeypatch.setattr(embed, "_sha256", counting)
+    monkeypatch.setattr(embed, "file_sha256", counting)
     embed.verify_model_file(model)
     embed._verified.clear()  # a new process: only the on-disk cache remains
     embed.verify_model_file(model)
     assert len(calls) == 1
     assert (tmp_path / "cache" / "hopgraph" / "verified-models.json").exists()
+
+
+# --- int8 query model ---------------------------------------------------------------------------
+
+QUESTIONS = [
+    "Which supplier delivered the backup generators for the Lisbon site?",
+    "When was the outage in the payments cluster resolved?",
+    "what does the release note say about the new retry limit",
+    "Were statins linked to a lower risk of dementia in older adults?",
+    "Who directed the film in which the actress from Kansas made her debut?",
+    "Ünïcode quéry with accents and 数字",
+    "x",
+]
+
+
+def test_int8_queries_agree_with_float_documents(minilm: embed.Embedder) -> None:
+    docs = minilm.embed_documents(QUESTIONS)
+    queries = np.stack([minilm.embed_query(q) for q in QUESTIONS])
+    assert np.allclose(np.linalg.norm(queries, axis=1), 1.0, atol=1e-5)
+    agreement = (queries * docs).sum(axis=1)
+    assert agreement.min() > 0.97, agreement
+    assert not np.allclose(queries, docs, atol=1e-4)  # it is a different computation, not the same one
+    # Each question's nearest document vector is its own text.
+    assert list((queries @ docs.T).argmax(axis=1)) == list(range(len(QUESTIONS)))
+    onnx_ops = {node.op_type for node in _query_graph(minilm).node}
+    assert "MatMulInteger" in onnx_ops
+
+
+def _query_graph(emb: embed.Embedder) -> Any:
+    import onnx
+
+    assert isinstance(emb, MiniLMEmbedder) and emb.query_model_path is not None
+    return onnx.load(str(emb.query_model_path)).graph
+
+
+def test_int8_query_model_cache_is_verified_and_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = Path(MiniLMEmbedder().model_path)
+    first = quantize.int8_query_model(source, embed.MINILM_SHA256)
+    assert first.parent == tmp_path / "cache" / "hopgraph" / "models"
+    record = json.loads(first.with_suffix(".json").read_text())
+    assert record["sha256"] == quantize.file_sha256(first) and record["source_sha256"] == embed.MINILM_SHA256
+    built_at = first.stat().st_mtime_ns
+    assert quantize.int8_query_model(source, embed.MINILM_SHA256) == first
+    assert first.stat().st_mtime_ns == built_at  # reused, not rebuilt
+    with first.open("r+b") as f:  # damage the cached copy: it must be rebuilt, not loaded
+        f.seek(5000)
+        f.write(b"\xff" * 64)
+    again = quantize.int8_query_model(source, embed.MINILM_SHA256)
+    assert quantize.file_sha256(again) == record["sha256"]
+    vec = MiniLMEmbedder().embed_query("generators for the Lisbon site")
+    assert vec.shape == (384,)
+
+
+def test_int8_query_model_without_writable_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker / "cache"))
+    monkeypatch.setattr(quantize.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    path = quantize.int8_query_model(Path(MiniLMEmbedder().model_path), embed.MINILM_SHA256)
+    assert path.is_file() and path.is_relative_to(tmp_path / "tmp")
+    monkeypatch.setattr(quantize.tempfile, "tempdir", str(blocker / "tmp"))
+    with pytest.raises(quantize.QuantizeError, match="cannot write the int8 query model"):
+        quantize.int8_query_model(Path(MiniLMEmbedder().model_path), embed.MINILM_SHA256)
+
+
+def test_query_precision_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "float")
+    exact = MiniLMEmbedder()
+    text = "the payments cluster outage"
+    assert np.allclose(exact.embed_query(text), exact.embed_documents([text])[0], atol=1e-6)
+    assert not (tmp_path / "cache" / "hopgraph" / "models").exists()  # float never builds the int8 copy
+    monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "fp16")
+    with pytest.raises(EmbedderError, match="HOPGRAPH_QUERY_PRECISION must be int8 or float, got 'fp16'"):
+        MiniLMEmbedder()
+    monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION")
+    # Without the onnx package the int8 copy cannot be built: a clear error that names the way out.
+    monkeypatch.setitem(sys.modules, "onnx", None)
+    with pytest.raises(EmbedderError, match=r"needs the package onnx.*HOPGRAPH_QUERY_PRECISION=float"):
+        MiniLMEmbedder().embed_query(text)
 
 
 def test_thread_setting(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -98,13 +180,54 @@ def test_thread_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_spec_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(EmbedderError, match="unknown embedder 'word2vec'"):
         get_embedder("word2vec")
-    import importlib.util
-
-    if importlib.util.find_spec("fastembed") is None:
-        with pytest.raises(EmbedderError, match="needs the optional package fastembed"):
-            get_embedder("fastembed:BAAI/bge-small-en-v1.5")
+    monkeypatch.setitem(sys.modules, "fastembed", None)  # as on an install without the extra
+    with pytest.raises(EmbedderError, match="needs the optional package fastembed"):
+        get_embedder("fastembed:BAAI/bge-small-en-v1.5")
     monkeypatch.setenv("HOPGRAPH_EMBEDDER", "minilm")
     assert get_embedder(None) is get_embedder("minilm")
+
+
+# --- fastembed ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fastembed_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped MiniLM laid out the way fastembed reads a local model folder."""
+    folder = tmp_path_factory.mktemp("fastembed-minilm")
+    shutil.copyfile(MiniLMEmbedder().model_path, folder / "model.onnx")
+    shutil.copyfile(embed._default_tokenizer_path(), folder / "tokenizer.json")
+    (folder / "tokenizer_config.json").write_text(json.dumps({
+        "model_max_length": 256, "do_lower_case": True, "cls_token": "[CLS]", "sep_token": "[SEP]",
+        "pad_token": "[PAD]", "unk_token": "[UNK]", "mask_token": "[MASK]",
+    }))
+    return folder
+
+
+def test_fastembed_reads_a_local_model_folder(
+    fastembed_folder: Path, minilm: embed.Embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOPGRAPH_FASTEMBED_PATH", str(fastembed_folder))
+    fe = get_embedder("fastembed:sentence-transformers/all-MiniLM-L6-v2")
+    assert isinstance(fe, FastembedEmbedder) and fe.dim == 384
+    texts = [*QUESTIONS, "a much longer passage " * 200]
+    vecs = fe.embed_documents(texts)
+    assert vecs.shape == (len(texts), 384)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    # Same weights, same pooling: fastembed and the built-in runner agree.
+    assert ((vecs * minilm.embed_documents(texts)).sum(axis=1) > 0.999).all()
+    assert float(fe.embed_query(QUESTIONS[0]) @ vecs[0]) > 0.999
+    # Another folder is another model, not the cached one.
+    monkeypatch.setenv("HOPGRAPH_FASTEMBED_PATH", str(fastembed_folder / "missing"))
+    with pytest.raises(EmbedderError, match="fastembed model folder .*missing does not exist"):
+        get_embedder("fastembed:sentence-transformers/all-MiniLM-L6-v2")
+
+
+def test_fastembed_broken_folder_is_a_clear_error(fastembed_folder: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(fastembed_folder, broken)
+    (broken / "tokenizer_config.json").unlink()
+    with pytest.raises(EmbedderError, match="cannot load fastembed model .*tokenizer_config.json"):
+        FastembedEmbedder("sentence-transformers/all-MiniLM-L6-v2", model_path=broken)
 
 
 # --- OpenAI-compatible endpoint --------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -99,6 +99,9 @@ def test_get_reranker_specs(endpoint: tuple[str, dict[str, Any]], monkeypatch: p
     assert isinstance(http, HttpReranker) and http.url == url
     with pytest.raises(RerankError, match="unknown reranker"):
         get_reranker("colbert")
-    if importlib.util.find_spec("fastembed") is None:
-        with pytest.raises(RerankError, match="needs the optional package fastembed"):
-            get_reranker("fastembed:Xenova/ms-marco-MiniLM-L-6-v2")
+    # fastembed is installed with the test extra; its cross-encoders are never downloaded at query time.
+    with pytest.raises(RerankError, match="cross-encoder 'Xenova/ms-marco-MiniLM-L-6-v2' is not available locally"):
+        get_reranker("fastembed:Xenova/ms-marco-MiniLM-L-6-v2")
+    monkeypatch.setitem(sys.modules, "fastembed.rerank.cross_encoder", None)  # an install without the extra
+    with pytest.raises(RerankError, match="needs the optional package fastembed"):
+        get_reranker("fastembed:Xenova/ms-marco-MiniLM-L-6-v2")

@@ -7,7 +7,6 @@ Every embedder returns L2-normalized float32 rows.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
 import os
@@ -22,6 +21,7 @@ import numpy as np
 
 from hopgraph.index.backend import BackendError
 from hopgraph.index.common import clean_text
+from hopgraph.index.quantize import QuantizeError, file_sha256, int8_query_model
 
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_MAX_TOKENS = 256
@@ -48,6 +48,14 @@ def embed_threads() -> int:
     if n < 1:
         raise EmbedderError(f"HOPGRAPH_EMBED_THREADS must be a positive integer, got {raw!r}")
     return n
+
+
+def query_precision() -> str:
+    """How MiniLM embeds queries: HOPGRAPH_QUERY_PRECISION ``int8`` (default) or ``float``."""
+    raw = os.environ.get("HOPGRAPH_QUERY_PRECISION", "").strip().lower() or "int8"
+    if raw not in ("int8", "float"):
+        raise EmbedderError(f"HOPGRAPH_QUERY_PRECISION must be int8 or float, got {raw!r}")
+    return raw
 
 
 def _normalize(mat: np.ndarray) -> np.ndarray:
@@ -107,14 +115,6 @@ _hash_lock = threading.Lock()
 _verified: set[tuple[str, int, int]] = set()
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _hash_cache_file() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "hopgraph" / "verified-models.json"
@@ -140,7 +140,7 @@ def verify_model_file(path: Path, expected: str = MINILM_SHA256) -> None:
         if entry == {"size": key[1], "mtime_ns": key[2], "sha256": expected}:
             _verified.add(key)
             return
-        actual = _sha256(path)
+        actual = file_sha256(path)
         if actual != expected:
             raise EmbedderError(
                 f"embedding model {path} failed its integrity check: sha256 {actual}, expected {expected}. "
@@ -189,8 +189,8 @@ class MiniLMEmbedder(Embedder):
         threads: int | None = None,
         batch_size: int = 8,
         sha256: str | None = MINILM_SHA256,
+        precision: str | None = None,
     ) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
         self.model_path = Path(model_path) if model_path else _default_model_path()
@@ -203,21 +203,45 @@ class MiniLMEmbedder(Embedder):
         # The shipped tokenizer pads every input to 128; pad per batch instead and truncate at the model's limit.
         self._tok.enable_truncation(max_length=MINILM_MAX_TOKENS)
         self._tok.enable_padding(pad_id=0, pad_token="[PAD]")
+        self._sha256 = sha256
+        self.precision = precision or query_precision()
+        if self.precision not in ("int8", "float"):
+            raise EmbedderError(f"query precision must be int8 or float, got {self.precision!r}")
+        self._session = self._open_session(self.model_path)
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        self._output = self._session.get_outputs()[0].name
+        self._dim = int(self._session.get_outputs()[0].shape[-1])
+        # The query session is built on the first query, so ingestion never pays for it.
+        self._query_session: Any = None
+        self.query_model_path: Path | None = None
+        # The tokenizer object is not safe to share between threads while its padding state is used.
+        self._lock = threading.Lock()
+
+    def _open_session(self, path: Path) -> Any:
+        import onnxruntime as ort
+
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = self.threads
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         try:
-            self._session = ort.InferenceSession(
-                str(self.model_path), sess_options=opts, providers=["CPUExecutionProvider"]
-            )
+            return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own exception types
-            raise EmbedderError(f"cannot load embedding model {self.model_path}: {exc}") from exc
-        self._inputs = {i.name for i in self._session.get_inputs()}
-        self._output = self._session.get_outputs()[0].name
-        self._dim = int(self._session.get_outputs()[0].shape[-1])
-        # The tokenizer object is not safe to share between threads while its padding state is used.
-        self._lock = threading.Lock()
+            raise EmbedderError(f"cannot load embedding model {path}: {exc}") from exc
+
+    def query_session(self) -> Any:
+        """The session that embeds queries: the int8 copy, or the document model with precision ``float``."""
+        if self.precision == "float":
+            return self._session
+        with self._lock:
+            if self._query_session is None:
+                try:
+                    path = int8_query_model(self.model_path, self._sha256 or file_sha256(self.model_path))
+                except QuantizeError as exc:
+                    raise EmbedderError(f"{exc} (or set HOPGRAPH_QUERY_PRECISION=float)") from exc
+                self._query_session = self._open_session(path)
+                self.query_model_path = path
+            return self._query_session
 
     @property
     def dim(self) -> int:
@@ -235,7 +259,10 @@ class MiniLMEmbedder(Embedder):
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return _normalize(out)
 
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
+    def _embed_query_uncached(self, text: str) -> np.ndarray:
+        return _normalize(self._embed_batch([clean_text(text)], self.query_session()))[0]
+
+    def _embed_batch(self, texts: list[str], session: Any = None) -> np.ndarray:
         with self._lock:
             encs = self._tok.encode_batch(texts)
         ids = np.asarray([e.ids for e in encs], dtype=np.int64)
@@ -243,7 +270,7 @@ class MiniLMEmbedder(Embedder):
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = self._session.run([self._output], feeds)[0]
+        hidden = (session or self._session).run([self._output], feeds)[0]
         m = mask[:, :, None].astype(np.float32)
         summed = (hidden * m).sum(axis=1)
         counts = np.clip(m.sum(axis=1), 1e-9, None)
@@ -254,7 +281,19 @@ class MiniLMEmbedder(Embedder):
 
 
 class FastembedEmbedder(Embedder):
-    def __init__(self, model: str, threads: int | None = None, batch_size: int = DEFAULT_BATCH) -> None:
+    """A fastembed model by name: downloaded from the hub, or read from ``model_path``.
+
+    ``model_path`` (or HOPGRAPH_FASTEMBED_PATH) is a local folder with model.onnx,
+    tokenizer.json and tokenizer_config.json, for machines without internet.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        threads: int | None = None,
+        batch_size: int = DEFAULT_BATCH,
+        model_path: str | Path | None = None,
+    ) -> None:
         try:
             from fastembed import TextEmbedding
         except ImportError as exc:
@@ -263,8 +302,15 @@ class FastembedEmbedder(Embedder):
             ) from exc
         self.name = f"fastembed:{model}"
         self.batch_size = batch_size
+        folder = model_path or os.environ.get("HOPGRAPH_FASTEMBED_PATH") or None
+        if folder is not None and not Path(folder).is_dir():
+            raise EmbedderError(f"fastembed model folder {folder} does not exist")
         try:
-            self._model = TextEmbedding(model_name=model, threads=threads or embed_threads())
+            self._model = TextEmbedding(
+                model_name=model,
+                threads=threads or embed_threads(),
+                specific_model_path=str(folder) if folder else None,
+            )
         except Exception as exc:
             raise EmbedderError(f"cannot load fastembed model {model!r}: {exc}") from exc
         self._dim = int(self._embed_batch(["dimension probe"]).shape[1])
@@ -378,9 +424,11 @@ def get_embedder(spec: str | None = None) -> Embedder:
     Instances are shared per spec within the process (the model is loaded once).
     """
     spec = embedder_spec(spec)
+    # A fastembed model read from a local folder is a different model per folder.
+    key = f"{spec}|{os.environ.get('HOPGRAPH_FASTEMBED_PATH', '')}" if spec.startswith("fastembed:") else spec
     with _cache_lock:
-        if spec in _cache:
-            return _cache[spec]
+        if key in _cache:
+            return _cache[key]
         emb: Embedder
         if spec == "minilm":
             emb = MiniLMEmbedder()
@@ -390,5 +438,5 @@ def get_embedder(spec: str | None = None) -> Embedder:
             emb = OpenAIEmbedder(spec[len("openai:") :])
         else:
             raise EmbedderError(f"unknown embedder {spec!r}: use minilm, fastembed:<model> or openai:<model>")
-        _cache[spec] = emb
+        _cache[key] = emb
         return emb

@@ -1,0 +1,107 @@
+"""An int8-compute copy of the MiniLM model, for embedding queries.
+
+The shipped model stores int8 weights but computes in float32 (onnxruntime folds the
+weights back to float at load time). Queries are short, so their embedding time is
+almost all matrix products; dynamic int8 quantization of those products halves it.
+Documents keep the float model, so existing indexes stay valid: only the query side
+changes, and the two agree to a cosine of about 0.99 (measured in docs/benchmarks-index.md).
+
+The copy is derived from the verified shipped file on first use and cached with its own
+sha256, so a damaged cache file is rebuilt, not loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+from pathlib import Path
+
+# Bump when the recipe below changes, so older cached copies are not reused.
+RECIPE = "dyn-s8-perchannel-reducerange-weights-only-v1"
+
+_build_lock = threading.Lock()
+
+
+class QuantizeError(RuntimeError):
+    """The int8 query model could not be built."""
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hopgraph" / "models"
+
+
+def _build(source: Path, target: Path) -> None:
+    try:
+        import onnx
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+        from onnxruntime.quantization.shape_inference import quant_pre_process
+    except ImportError as exc:
+        raise QuantizeError(f"building the int8 query model needs the package onnx: {exc}") from exc
+    with tempfile.TemporaryDirectory(prefix="hopgraph-quant-", dir=target.parent) as tmp:
+        prepared = Path(tmp) / "prepared.onnx"
+        # onnxruntime's own preparation: folds the stored int8 weights to float and infers shapes.
+        # Symbolic shape inference (it needs sympy) adds nothing for this model's MatMuls.
+        quant_pre_process(source, prepared, skip_symbolic_shape=True)
+        model = onnx.load(str(prepared))
+        weights = {init.name for init in model.graph.initializer}
+        # Products of two activations (attention scores) lose accuracy in int8 and cost little in float.
+        activation_products = [
+            node.name
+            for node in model.graph.node
+            if node.op_type == "MatMul" and not any(name in weights for name in node.input)
+        ]
+        staged = Path(tmp) / "query.onnx"
+        # Signed weights, per channel, reduced range: AVX2 int8 kernels saturate without the reduced range.
+        quantize_dynamic(
+            prepared,
+            staged,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            reduce_range=True,
+            nodes_to_exclude=activation_products,
+        )
+        os.replace(staged, target)
+
+
+def int8_query_model(source: Path, source_sha256: str) -> Path:
+    """Path of the int8 copy of ``source`` (already verified), building it on first use.
+
+    Cached under ~/.cache/hopgraph/models; where that is not writable, built in a temporary
+    folder for this process.
+    """
+    import onnxruntime as ort
+
+    key = hashlib.sha256(f"{source_sha256}|{RECIPE}|{ort.__version__}".encode()).hexdigest()[:16]
+    with _build_lock:
+        for folder in (cache_dir(), Path(tempfile.gettempdir()) / f"hopgraph-models-{os.getuid()}"):
+            target = folder / f"minilm-query-int8-{key}.onnx"
+            record = target.with_suffix(".json")
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                if target.is_file() and record.is_file():
+                    expected = json.loads(record.read_text()).get("sha256")
+                    if expected and file_sha256(target) == expected:
+                        return target
+                _build(source, target)
+                staged_record = record.with_suffix(f".{os.getpid()}.tmp")
+                staged_record.write_text(
+                    json.dumps({"sha256": file_sha256(target), "source_sha256": source_sha256, "recipe": RECIPE,
+                                "onnxruntime": ort.__version__})
+                )
+                os.replace(staged_record, record)
+                return target
+            except (OSError, ValueError):
+                continue  # unwritable or damaged cache: try the next folder
+    raise QuantizeError(f"cannot write the int8 query model to {cache_dir()} or the temporary folder")
