@@ -75,6 +75,15 @@ def _build(source: Path, target: Path) -> None:
         os.replace(staged, target)
 
 
+def _cached(target: Path, record: Path) -> bool:
+    """Whether ``target`` is a complete earlier build: its hash matches the one recorded beside it."""
+    try:
+        expected = json.loads(record.read_text()).get("sha256")
+        return bool(expected) and file_sha256(target) == expected
+    except (OSError, ValueError, AttributeError):
+        return False  # missing, unreadable or damaged: build again
+
+
 def int8_query_model(source: Path, source_sha256: str) -> Path:
     """Path of the int8 copy of ``source`` (already verified), building it on first use.
 
@@ -84,16 +93,15 @@ def int8_query_model(source: Path, source_sha256: str) -> Path:
     import onnxruntime as ort
 
     key = hashlib.sha256(f"{source_sha256}|{RECIPE}|{ort.__version__}".encode()).hexdigest()[:16]
+    problems = []
     with _build_lock:
         for folder in (cache_dir(), Path(tempfile.gettempdir()) / f"hopgraph-models-{os.getuid()}"):
             target = folder / f"minilm-query-int8-{key}.onnx"
             record = target.with_suffix(".json")
+            if _cached(target, record):
+                return target
             try:
                 folder.mkdir(parents=True, exist_ok=True)
-                if target.is_file() and record.is_file():
-                    expected = json.loads(record.read_text()).get("sha256")
-                    if expected and file_sha256(target) == expected:
-                        return target
                 _build(source, target)
                 staged_record = record.with_suffix(f".{os.getpid()}.tmp")
                 staged_record.write_text(
@@ -102,6 +110,6 @@ def int8_query_model(source: Path, source_sha256: str) -> Path:
                 )
                 os.replace(staged_record, record)
                 return target
-            except (OSError, ValueError):
-                continue  # unwritable or damaged cache: try the next folder
-    raise QuantizeError(f"cannot write the int8 query model to {cache_dir()} or the temporary folder")
+            except OSError as exc:
+                problems.append(f"{folder}: {exc}")  # unwritable: try the next folder
+    raise QuantizeError("cannot write the int8 query model: " + "; ".join(problems))
