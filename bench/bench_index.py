@@ -214,30 +214,72 @@ def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int 
         )
     backend.hnsw_ef = default_ef
     backend.exact_threshold = threshold
-    # End to end: the query text is embedded by MiniLM inside search().
+    # End to end: the query text is embedded by MiniLM inside search(). The kinds take turns query by
+    # query (in rotating order), so load from other processes falls on all of them alike; the last kind
+    # embeds queries with the float document model, for comparison with the int8 query model.
     texts = [f"{qtexts[j]} what about {qtexts[(j + 1) % queries]}" for j in range(queries)]
     float_queries = MiniLMEmbedder(precision="float")
-    for kind, fn in (("hybrid", backend.search), ("text", backend.text_search), ("dense", backend.dense_search),
-                     ("hybrid_float", backend.search)):
-        # The last row embeds queries with the float document model, for comparison with int8.
-        backend.embedder = float_queries if kind == "hybrid_float" else emb
-        backend.embedder.__dict__.get("_query_cache", {}).clear()  # measure real query embedding, not the cache
-        fn(texts[-1], SCOPE, 10)  # the first query loads the query model
-        backend.embedder.__dict__.get("_query_cache", {}).clear()
-        lat = []
-        cpu = []
-        for j in range(queries):
+    kinds: list[tuple[str, Callable[[str, Scope, int], Any], Any]] = [
+        ("hybrid", backend.search, emb), ("text", backend.text_search, emb),
+        ("dense", backend.dense_search, emb), ("hybrid_float", backend.search, float_queries),
+    ]
+    lat_by: dict[str, list[float]] = {kind: [] for kind, _, _ in kinds}
+    cpu_by: dict[str, list[float]] = {kind: [] for kind, _, _ in kinds}
+    for _, fn, embedder in kinds:  # the first query loads the query model
+        backend.embedder = embedder
+        fn(texts[-1], SCOPE, 10)
+    for j in range(queries):
+        for kind, fn, embedder in kinds[j % len(kinds):] + kinds[: j % len(kinds)]:
+            backend.embedder = embedder
+            embedder.__dict__.get("_query_cache", {}).clear()  # measure real query embedding, not the cache
             c0 = time.process_time()  # the query embedding may run on onnxruntime's own threads
             t0 = time.perf_counter()
             fn(texts[j], SCOPE, 10)
-            lat.append((time.perf_counter() - t0) * 1000)
-            cpu.append((time.process_time() - c0) * 1000)
-        out[f"e2e_{kind}_p50"] = pct(lat, 50)
-        out[f"e2e_{kind}_p95"] = pct(lat, 95)
-        out[f"e2e_{kind}_cpu_p50"] = pct(cpu, 50)
+            lat_by[kind].append((time.perf_counter() - t0) * 1000)
+            cpu_by[kind].append((time.process_time() - c0) * 1000)
+    for kind in lat_by:
+        out[f"e2e_{kind}_p50"] = pct(lat_by[kind], 50)
+        out[f"e2e_{kind}_p95"] = pct(lat_by[kind], 95)
+        out[f"e2e_{kind}_cpu_p50"] = pct(cpu_by[kind], 50)
+    out["e2e_int8_float_ratio"] = statistics.median(
+        a / b for a, b in zip(lat_by["hybrid"], lat_by["hybrid_float"], strict=True))
     backend.embedder = emb
     backend.close()
     return out
+
+
+def bench_query_embedding(data: Path, sets: Sequence[str], per_set: int = 100) -> dict[str, Any]:
+    """The query embedding alone on real questions: int8 query model against the float document model.
+
+    The two take turns question by question, so machine load falls on both alike.
+    """
+    texts = []
+    for name in sets:
+        queries, _ = load_queries(data / name)
+        texts.extend(list(queries.values())[:per_set])
+    int8 = MiniLMEmbedder(precision="int8")
+    exact = MiniLMEmbedder(precision="float")
+    tokens = [len(exact._tok.encode(t).ids) for t in texts]
+    for t in texts[:20]:  # warm up both
+        int8._embed_query_uncached(t)
+        exact._embed_query_uncached(t)
+    lat: dict[str, list[float]] = {"int8": [], "float": []}
+    agreement = []
+    for j, t in enumerate(texts):
+        pair = [("int8", int8), ("float", exact)]
+        vecs = {}
+        for name, model in pair if j % 2 else pair[::-1]:
+            t0 = time.perf_counter()
+            vecs[name] = model._embed_query_uncached(t)
+            lat[name].append((time.perf_counter() - t0) * 1000)
+        agreement.append(float(vecs["int8"] @ vecs["float"]))
+    return {
+        "queries": len(texts), "tokens_p50": pct([float(n) for n in tokens], 50),
+        "int8_p50": pct(lat["int8"], 50), "int8_p95": pct(lat["int8"], 95),
+        "float_p50": pct(lat["float"], 50), "float_p95": pct(lat["float"], 95),
+        "ratio": statistics.median(a / b for a, b in zip(lat["int8"], lat["float"], strict=True)),
+        "cosine_min": min(agreement), "cosine_p50": pct(agreement, 50),
+    }
 
 
 # --- 3. single-shot quality ---------------------------------------------------------------------
@@ -407,6 +449,18 @@ def main() -> int:
             cells = [f"{r[k + '_p50']:.2f} / {r[k + '_p95']:.2f} [{r[k + '_cpu_p50']:.2f}]"
                      for k in ("hybrid", "text", "dense", "e2e_hybrid", "e2e_text", "e2e_dense", "e2e_hybrid_float")]
             print(f"| {r['n']} | {r['mode']} | " + " | ".join(cells) + " |")
+        for r in rows:
+            print(f"\nAt {r['n']} points, end-to-end hybrid int8 / float queries, median of per-query ratios: "
+                  f"{r['e2e_int8_float_ratio']:.2f}")
+        sets = [x for x in args.sets.split(",") if x]
+        qe = bench_query_embedding(args.data, sets)
+        results["query_embedding"] = qe
+        print(f"\n## Query embedding alone ({qe['queries']} real questions, median {qe['tokens_p50']:.0f} tokens)\n")
+        print("| int8 query model p50 / p95 ms | float document model p50 / p95 ms | median ratio | "
+              "cosine int8 vs float min / median |")
+        print("|---:|---:|---:|---:|")
+        print(f"| {qe['int8_p50']:.2f} / {qe['int8_p95']:.2f} | {qe['float_p50']:.2f} / {qe['float_p95']:.2f} | "
+              f"{qe['ratio']:.2f} | {qe['cosine_min']:.4f} / {qe['cosine_p50']:.4f} |")
         print("\n## Dense: exact vs HNSW (m=16, ef_construct=100; the backend uses hnsw_ef=128)\n")
         print("| points | exact p50/p95 ms | HNSW ef128 p50/p95 ms | recall@10 ef64 / ef128 / ef256 | "
               "ef64 / ef256 p50 ms | bulk load s | optimize s |")
