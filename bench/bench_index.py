@@ -216,12 +216,12 @@ def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int 
     backend.exact_threshold = threshold
     # End to end: the query text is embedded by MiniLM inside search(). The kinds take turns query by
     # query (in rotating order), so load from other processes falls on all of them alike; the last kind
-    # embeds queries with the float document model, for comparison with the int8 query model.
+    # embeds queries with the int8 query model (HOPGRAPH_QUERY_PRECISION=int8), for comparison.
     texts = [f"{qtexts[j]} what about {qtexts[(j + 1) % queries]}" for j in range(queries)]
-    float_queries = MiniLMEmbedder(precision="float")
+    int8_queries = MiniLMEmbedder(precision="int8")
     kinds: list[tuple[str, Callable[[str, Scope, int], Any], Any]] = [
         ("hybrid", backend.search, emb), ("text", backend.text_search, emb),
-        ("dense", backend.dense_search, emb), ("hybrid_float", backend.search, float_queries),
+        ("dense", backend.dense_search, emb), ("hybrid_int8", backend.search, int8_queries),
     ]
     lat_by: dict[str, list[float]] = {kind: [] for kind, _, _ in kinds}
     cpu_by: dict[str, list[float]] = {kind: [] for kind, _, _ in kinds}
@@ -242,7 +242,7 @@ def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int 
         out[f"e2e_{kind}_p95"] = pct(lat_by[kind], 95)
         out[f"e2e_{kind}_cpu_p50"] = pct(cpu_by[kind], 50)
     out["e2e_int8_float_ratio"] = statistics.median(
-        a / b for a, b in zip(lat_by["hybrid"], lat_by["hybrid_float"], strict=True))
+        a / b for a, b in zip(lat_by["hybrid_int8"], lat_by["hybrid"], strict=True))
     backend.embedder = emb
     backend.close()
     return out
@@ -306,7 +306,7 @@ def bench_quality(
     import pytrec_eval
 
     rows = []
-    float_queries = MiniLMEmbedder(precision="float")
+    int8_queries = MiniLMEmbedder(precision="int8")
     for name in sets:
         folder = data / name
         backend = ready.get(name) or EdgeBackend(workdir / name, embedder=get_embedder("minilm"))
@@ -314,13 +314,13 @@ def bench_quality(
         ingest_beir(backend, folder / "corpus.jsonl", progress=False)  # unchanged docs are skipped
         queries, qrels = load_queries(folder)
         evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.5", "recall.2"})
-        int8_queries = backend.embedder
+        default = backend.embedder
         modes = [
-            ("BM25", backend.text_search, int8_queries),
-            ("dense", backend.dense_search, int8_queries),
-            ("hybrid", backend.search, int8_queries),
-            ("dense, float queries", backend.dense_search, float_queries),
-            ("hybrid, float queries", backend.search, float_queries),
+            ("BM25", backend.text_search, default),
+            ("dense", backend.dense_search, default),
+            ("hybrid", backend.search, default),
+            ("dense, int8 queries", backend.dense_search, int8_queries),
+            ("hybrid, int8 queries", backend.search, int8_queries),
         ]
         for mode, fn, query_embedder in modes:
             # Same index, same document vectors: only the model that embeds the query changes.
@@ -335,7 +335,7 @@ def bench_quality(
                 run[qid] = {}
                 for rank, h in enumerate(hits):
                     run[qid].setdefault(h.doc_id, float(len(hits) - rank))
-            backend.embedder = int8_queries
+            backend.embedder = default
             res = evaluator.evaluate(run)
             rows.append({
                 "set": name, "mode": mode, "queries": len(queries),
@@ -443,11 +443,11 @@ def main() -> int:
         print("Wall p50 / p95, and [CPU p50] of the calling thread (engine) or process (end to end): "
               "CPU time does not count waiting for cores other processes hold.\n")
         print("| points | dense index | engine hybrid | engine text | engine dense | "
-              "end-to-end hybrid | end-to-end text | end-to-end dense | end-to-end hybrid, float queries |")
+              "end-to-end hybrid | end-to-end text | end-to-end dense | end-to-end hybrid, int8 queries |")
         print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in rows:
             cells = [f"{r[k + '_p50']:.2f} / {r[k + '_p95']:.2f} [{r[k + '_cpu_p50']:.2f}]"
-                     for k in ("hybrid", "text", "dense", "e2e_hybrid", "e2e_text", "e2e_dense", "e2e_hybrid_float")]
+                     for k in ("hybrid", "text", "dense", "e2e_hybrid", "e2e_text", "e2e_dense", "e2e_hybrid_int8")]
             print(f"| {r['n']} | {r['mode']} | " + " | ".join(cells) + " |")
         for r in rows:
             print(f"\nAt {r['n']} points, end-to-end hybrid int8 / float queries, median of per-query ratios: "

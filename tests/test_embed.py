@@ -44,8 +44,7 @@ def test_minilm_is_deterministic_and_batch_independent(minilm: embed.Embedder) -
     b = minilm.embed_documents(list(reversed(texts)))[::-1]
     assert np.allclose(a, b, atol=1e-5)
     assert minilm.embed_documents([]).shape == (0, 384)
-    exact = MiniLMEmbedder(precision="float")
-    assert np.allclose(exact.embed_query(texts[3]), a[3], atol=1e-5)  # float queries: the document model
+    assert np.allclose(minilm.embed_query(texts[3]), a[3], atol=1e-5)  # float queries: the document model
 
 
 def test_minilm_truncates_long_input(minilm: embed.Embedder) -> None:
@@ -99,15 +98,16 @@ QUESTIONS = [
 
 
 def test_int8_queries_agree_with_float_documents(minilm: embed.Embedder) -> None:
+    int8 = MiniLMEmbedder(precision="int8")
     docs = minilm.embed_documents(QUESTIONS)
-    queries = np.stack([minilm.embed_query(q) for q in QUESTIONS])
+    queries = np.stack([int8.embed_query(q) for q in QUESTIONS])
     assert np.allclose(np.linalg.norm(queries, axis=1), 1.0, atol=1e-5)
     agreement = (queries * docs).sum(axis=1)
     assert agreement.min() > 0.97, agreement
     assert not np.allclose(queries, docs, atol=1e-4)  # it is a different computation, not the same one
     # Each question's nearest document vector is its own text.
     assert list((queries @ docs.T).argmax(axis=1)) == list(range(len(QUESTIONS)))
-    onnx_ops = {node.op_type for node in _query_graph(minilm).node}
+    onnx_ops = {node.op_type for node in _query_graph(int8).node}
     assert "MatMulInteger" in onnx_ops
 
 
@@ -133,7 +133,7 @@ def test_int8_query_model_cache_is_verified_and_rebuilt(tmp_path: Path, monkeypa
         f.write(b"\xff" * 64)
     again = quantize.int8_query_model(source, embed.MINILM_SHA256)
     assert quantize.file_sha256(again) == record["sha256"]
-    vec = MiniLMEmbedder().embed_query("generators for the Lisbon site")
+    vec = MiniLMEmbedder(precision="int8").embed_query("generators for the Lisbon site")
     assert vec.shape == (384,)
 
 
@@ -152,19 +152,22 @@ def test_int8_query_model_without_writable_cache(tmp_path: Path, monkeypatch: py
 
 def test_query_precision_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "float")
+    monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION", raising=False)
     exact = MiniLMEmbedder()
+    assert exact.precision == "float"
     text = "the payments cluster outage"
     assert np.allclose(exact.embed_query(text), exact.embed_documents([text])[0], atol=1e-6)
     assert not (tmp_path / "cache" / "hopgraph" / "models").exists()  # float never builds the int8 copy
     monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "fp16")
     with pytest.raises(EmbedderError, match="HOPGRAPH_QUERY_PRECISION must be int8 or float, got 'fp16'"):
         MiniLMEmbedder()
-    monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION")
+    monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "INT8")
+    fast = MiniLMEmbedder()
+    assert fast.precision == "int8"
     # Without the onnx package the int8 copy cannot be built: a clear error that names the way out.
     monkeypatch.setitem(sys.modules, "onnx", None)
-    with pytest.raises(EmbedderError, match=r"needs the package onnx.*HOPGRAPH_QUERY_PRECISION=float"):
-        MiniLMEmbedder().embed_query(text)
+    with pytest.raises(EmbedderError, match=r"needs the package onnx.*HOPGRAPH_QUERY_PRECISION at float"):
+        fast.embed_query(text)
 
 
 def test_thread_setting(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,8 @@ from hopgraph.index.backend import (
     make_chunk_id,
     point_id,
 )
-from hopgraph.index.embed import get_embedder
+from hopgraph.index.embed import MiniLMEmbedder, get_embedder
+from hopgraph.index.vectors import VectorBackend
 
 CORPUS = {
     "cats": ("Domestic cats", "Cats are small domesticated carnivorous mammals. A cat purrs and hunts mice."),
@@ -125,6 +126,22 @@ def test_every_mode_puts_the_right_doc_first(loaded: Harness, query: str, expect
 def test_dense_finds_paraphrase_without_shared_words(loaded: Harness) -> None:
     assert loaded.backend.dense_search("feline pet that purrs", S, 1)[0].doc_id == "cats"
     assert loaded.backend.search("a game with a king on a board", S, 1)[0].doc_id == "chess"
+
+
+def test_int8_queries_find_the_same_documents(loaded: Harness) -> None:
+    """HOPGRAPH_QUERY_PRECISION=int8: queries from the int8 copy against float document vectors."""
+    b = loaded.backend
+    assert isinstance(b, VectorBackend)
+    b.embedder = MiniLMEmbedder(precision="int8")
+    paraphrases = {
+        "feline pet that purrs": "cats",
+        "a game with a king on a board": "chess",
+        "the city of the Louvre": "paris",
+        "who created the Python programming language": "python",
+    }
+    for query, expected in paraphrases.items():
+        assert b.dense_search(query, S, 1)[0].doc_id == expected, query
+        assert b.search(query, S, 1)[0].doc_id == expected, query
 
 
 def test_hits_carry_the_payload(loaded: Harness) -> None:

@@ -51,8 +51,12 @@ def embed_threads() -> int:
 
 
 def query_precision() -> str:
-    """How MiniLM embeds queries: HOPGRAPH_QUERY_PRECISION ``int8`` (default) or ``float``."""
-    raw = os.environ.get("HOPGRAPH_QUERY_PRECISION", "").strip().lower() or "int8"
+    """How MiniLM embeds queries: HOPGRAPH_QUERY_PRECISION ``float`` (default) or ``int8``.
+
+    ``int8`` embeds a query in about two thirds of the time; in the agent loop it measured about
+    one point lower recall@5 (docs/benchmarks-index.md), so it is an opt-in for latency-bound search.
+    """
+    raw = os.environ.get("HOPGRAPH_QUERY_PRECISION", "").strip().lower() or "float"
     if raw not in ("int8", "float"):
         raise EmbedderError(f"HOPGRAPH_QUERY_PRECISION must be int8 or float, got {raw!r}")
     return raw
@@ -230,7 +234,7 @@ class MiniLMEmbedder(Embedder):
             raise EmbedderError(f"cannot load embedding model {path}: {exc}") from exc
 
     def query_session(self) -> Any:
-        """The session that embeds queries: the int8 copy, or the document model with precision ``float``."""
+        """The session that embeds queries: the document model, or its int8 copy with precision ``int8``."""
         if self.precision == "float":
             return self._session
         with self._lock:
@@ -238,7 +242,7 @@ class MiniLMEmbedder(Embedder):
                 try:
                     path = int8_query_model(self.model_path, self._sha256 or file_sha256(self.model_path))
                 except QuantizeError as exc:
-                    raise EmbedderError(f"{exc} (or set HOPGRAPH_QUERY_PRECISION=float)") from exc
+                    raise EmbedderError(f"{exc} (or leave HOPGRAPH_QUERY_PRECISION at float)") from exc
                 self._query_session = self._open_session(path)
                 self.query_model_path = path
             return self._query_session

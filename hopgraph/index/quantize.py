@@ -5,6 +5,7 @@ weights back to float at load time). Queries are short, so their embedding time 
 almost all matrix products; dynamic int8 quantization of those products halves it.
 Documents keep the float model, so existing indexes stay valid: only the query side
 changes, and the two agree to a cosine of about 0.99 (measured in docs/benchmarks-index.md).
+Used when HOPGRAPH_QUERY_PRECISION is ``int8``.
 
 The copy is derived from the verified shipped file on first use and cached with its own
 sha256, so a damaged cache file is rebuilt, not loaded.
