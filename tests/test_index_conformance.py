@@ -144,6 +144,18 @@ def test_int8_queries_find_the_same_documents(loaded: Harness) -> None:
         assert b.search(query, S, 1)[0].doc_id == expected, query
 
 
+def test_document_sources_lists_one_container(harness: Harness) -> None:
+    b = harness.backend
+    assert b.document_sources("default") == {}
+    b.upsert(corpus_chunks())
+    b.upsert([chunk("cats", "Private notes about cats.", container="private")])
+    b.upsert([chunk("long", f"part {i} " * 10, index=i, count=3) for i in range(3)])  # one entry per document
+    assert b.document_sources("default") == {**{d: f"test://{d}" for d in CORPUS}, "long": "test://long"}
+    assert b.document_sources("private") == {"cats": "test://cats"}
+    b.delete_document("cats", "default")
+    assert "cats" not in b.document_sources("default") and b.document_sources("private") == {"cats": "test://cats"}
+
+
 def test_hits_carry_the_payload(loaded: Harness) -> None:
     hit = loaded.backend.search("Eiffel Tower", S, 1)[0]
     c = hit.chunk

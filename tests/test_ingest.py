@@ -213,6 +213,54 @@ def test_chunker_handles_special_tokens() -> None:
 # --- CLI ------------------------------------------------------------------------------------
 
 
+def test_prune_removes_documents_whose_files_are_gone(backend: EdgeBackend, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / "keep.txt").write_text("The harbour master keeps the tide tables.")
+    (docs / "sub" / "gone.md").write_text("# Old policy\n\nTravel must be booked through the portal.")
+    (docs / "turns-broken.txt").write_text("The boiler room checklist has nine steps.")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "elsewhere.txt").write_text("Greenhouse tomatoes need warm nights.")
+    ingest_paths(backend, [docs], progress=False)
+    ingest_paths(backend, [other], progress=False)
+    ingest_paths(backend, [docs], container="archive", progress=False)
+    assert set(backend.document_sources("default")) == {"keep.txt", "sub/gone.md", "turns-broken.txt",
+                                                        "elsewhere.txt"}
+
+    (docs / "sub" / "gone.md").unlink()
+    (other / "elsewhere.txt").unlink()  # gone too, but not under the folder being ingested
+    # Renamed, and broken on the way: the old id goes, the new file is reported and skipped.
+    (docs / "turns-broken.txt").rename(docs / "renamed.pdf")
+    (docs / "renamed.pdf").write_bytes(b"not a pdf")
+
+    plain = ingest_paths(backend, [docs], progress=False)
+    assert plain.removed == [] and backend.read("sub/gone.md", S) is not None  # nothing removed without prune
+
+    rep = ingest_paths(backend, [docs], progress=False, prune=True)
+    assert rep.removed == ["sub/gone.md", "turns-broken.txt"]
+    assert [path for path, _ in rep.skipped] == [str(docs / "renamed.pdf")]
+    assert "removed 2 documents whose files are gone" in rep.summary()
+    assert rep.to_dict()["removed"] == ["sub/gone.md", "turns-broken.txt"]
+    assert backend.read("sub/gone.md", S) is None
+    assert backend.read("keep.txt", S) is not None
+    assert backend.read("elsewhere.txt", S) is not None  # outside the pruned folder: kept
+    # The same documents in another container are that container's business.
+    assert backend.read("sub/gone.md", Scope(("archive",))) is not None
+    assert set(backend.document_sources("default")) == {"keep.txt", "elsewhere.txt"}
+
+
+def test_prune_keeps_documents_whose_files_exist_but_fail(backend: EdgeBackend, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.txt").write_text("Forklift inspections happen every Monday.")
+    ingest_paths(backend, [docs], progress=False)
+    (docs / "a.txt").write_bytes(b"")  # still there, now empty: skipped, and not a reason to delete
+    rep = ingest_paths(backend, [docs], progress=False, prune=True)
+    assert rep.removed == [] and [path for path, _ in rep.skipped] == [str(docs / "a.txt")]
+    assert backend.read("a.txt", S) is not None
+
+
 def cli(*argv: str) -> int:
     from hopgraph.cli import main
 
@@ -231,6 +279,12 @@ def test_cli_ingest_search_delete(tmp_path: Path, index_dir: str, capsys: pytest
     assert cli("ingest", str(root), "--index", index_dir, "--container", "team", "--tags", "a,b") == 0
     out = capsys.readouterr().out
     assert "ingested 7 documents" in out and "skipped" in out and "broken.pdf" in out
+
+    (root / "notes.txt").unlink()
+    assert cli("ingest", str(root), "--index", index_dir, "--container", "team", "--tags", "a,b", "--prune",
+               "--json") == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["removed"] == ["notes.txt"] and report["docs"] == 0 and report["unchanged"] == 6
 
     assert cli("search", "magma chamber", "--index", index_dir, "--container", "team", "--json") == 0
     hits: list[dict[str, Any]] = json.loads(capsys.readouterr().out)

@@ -25,6 +25,8 @@ def add_parser(sub: Any) -> None:
                         help=f"container the documents go to (default {DEFAULT_CONTAINER})")
     parser.add_argument("--tags", default="", metavar="A,B", help="comma-separated tags for every document")
     parser.add_argument("--embedder", metavar="SPEC", help="minilm (default), fastembed:<model>, openai:<model>")
+    parser.add_argument("--prune", action="store_true",
+                        help="also remove documents whose files under the given folders no longer exist")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.set_defaults(func=run)
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     backend = backend_from_args(args)
     report = ingest_paths(backend, args.paths, container=args.container, tags=tags,
-                          progress=not args.no_progress and sys.stderr.isatty())
+                          progress=not args.no_progress and sys.stderr.isatty(), prune=args.prune)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False))
     else:

@@ -135,6 +135,10 @@ class SearchBackend(ABC):
         """The stored content hash of a complete document, or None."""
 
     @abstractmethod
+    def document_sources(self, container: str) -> dict[str, str]:
+        """Every document of a container: doc_id -> the source it was ingested from."""
+
+    @abstractmethod
     def count(self) -> int:
         """Number of stored chunks."""
 

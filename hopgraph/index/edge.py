@@ -402,6 +402,10 @@ class EdgeBackend(VectorBackend):
                 self._mark_if_complete(cs[0])
         self._refresh_count()
 
+    def _container_filter(self, container: str) -> Any:
+        qe = self._qe
+        return qe.Filter(must=[qe.FieldCondition("container", match=qe.MatchValue(container))])
+
     def _doc_filter(self, container: str | None, doc_id: str, extra: Sequence[Any] = ()) -> Any:
         qe = self._qe
         must = [qe.FieldCondition("doc_id", match=qe.MatchValue(doc_id))]

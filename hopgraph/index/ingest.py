@@ -44,6 +44,8 @@ class IngestReport:
     chunks: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
     """(path, reason) for every file not ingested."""
+    removed: list[str] = field(default_factory=list)
+    """Documents pruned because their files are gone."""
     seconds: float = 0.0
 
     def summary(self) -> str:
@@ -52,12 +54,16 @@ class IngestReport:
             f"ingested {self.docs} documents ({self.chunks} chunks, {rate:.0f} chunks/s), "
             f"{self.unchanged} unchanged, {len(self.skipped)} skipped, in {self.seconds:.1f}s"
         ]
+        if self.removed:
+            lines[0] += f"; removed {len(self.removed)} documents whose files are gone"
         lines += [f"  skipped {path}: {reason}" for path, reason in self.skipped]
+        lines += [f"  removed {doc_id}" for doc_id in self.removed]
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {"files": self.files, "docs": self.docs, "unchanged": self.unchanged, "chunks": self.chunks,
-                "skipped": [{"path": p, "reason": r} for p, r in self.skipped], "seconds": round(self.seconds, 3)}
+                "skipped": [{"path": p, "reason": r} for p, r in self.skipped], "removed": self.removed,
+                "seconds": round(self.seconds, 3)}
 
 
 @dataclass
@@ -298,6 +304,19 @@ def _finish(backend: SearchBackend, report: IngestReport) -> None:
         optimize()
 
 
+def _prune(backend: SearchBackend, paths: Sequence[str | Path], container: str, report: IngestReport) -> None:
+    folders = [Path(p).resolve() for p in paths if Path(p).is_dir()]
+    if not folders:
+        return
+    for doc_id, source in sorted(backend.document_sources(container).items()):
+        if not source:
+            continue
+        path = Path(source)
+        if any(path.is_relative_to(folder) for folder in folders) and not path.exists():
+            backend.delete_document(doc_id, container)
+            report.removed.append(doc_id)
+
+
 def ingest_paths(
     backend: SearchBackend,
     paths: Sequence[str | Path],
@@ -308,8 +327,13 @@ def ingest_paths(
     chunk_tokens: int = CHUNK_TOKENS,
     overlap: int = CHUNK_OVERLAP,
     batch: int = BATCH,
+    prune: bool = False,
 ) -> IngestReport:
-    """Ingests files and folders (recursively). A ``corpus.jsonl`` is read as a BEIR corpus."""
+    """Ingests files and folders (recursively). A ``corpus.jsonl`` is read as a BEIR corpus.
+
+    With ``prune``, documents of the container whose source file lay under one of the given
+    folders and no longer exists are deleted; a file that exists but cannot be read is kept.
+    """
     t0 = time.monotonic()
     report = IngestReport()
     chunker = Chunker(chunk_tokens, overlap)
@@ -370,6 +394,8 @@ def ingest_paths(
             writer.add(chunks)
             report.docs += 1
         writer.flush()
+        if prune:
+            _prune(backend, paths, container, report)
         _finish(backend, report)
     finally:
         bar.close()

@@ -96,6 +96,10 @@ class MemoryBackend(SearchBackend):
                     return c.content_hash
         return None
 
+    def document_sources(self, container: str) -> dict[str, str]:
+        with self._lock:
+            return {c.doc_id: c.source for c in self._chunks.values() if c.container == container}
+
     def count(self) -> int:
         return len(self._chunks)
 

@@ -293,6 +293,10 @@ class ServerBackend(VectorBackend):
             if key not in whole:
                 self._mark_if_complete(cs[0])
 
+    def _container_filter(self, container: str) -> Any:
+        qm = self._qm
+        return qm.Filter(must=[qm.FieldCondition(key="container", match=qm.MatchValue(value=container))])
+
     def _doc_filter(self, container: str | None, doc_id: str, extra: Sequence[Any] = ()) -> Any:
         qm = self._qm
         must: list[Any] = [qm.FieldCondition(key="doc_id", match=qm.MatchValue(value=doc_id))]

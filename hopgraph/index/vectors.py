@@ -32,6 +32,21 @@ class VectorBackend(SearchBackend):
     def upsert_vectors(self, chunks: Sequence[Chunk], dense: np.ndarray, sparse: Sequence[Any]) -> None:
         ...
 
+    @abstractmethod
+    def _scroll(self, flt: Any) -> list[Any]:
+        """Every record matching an engine filter, with payload."""
+
+    @abstractmethod
+    def _container_filter(self, container: str) -> Any:
+        ...
+
+    def document_sources(self, container: str) -> dict[str, str]:
+        sources: dict[str, str] = {}
+        for record in self._scroll(self._container_filter(container)):
+            payload = record.payload or {}
+            sources.setdefault(str(payload.get("doc_id", "")), str(payload.get("source") or ""))
+        return sources
+
     def _trim(self, hits: list[Hit], limit: int) -> list[Hit]:
         return score_band(hits[:limit], self.score_band)
 
