@@ -1,18 +1,21 @@
-"""Rerankers: the HTTP one against a small local endpoint, and the spec parsing."""
+"""Rerankers: the HTTP one against a small local endpoint, fastembed with a local model folder, and the spec
+parsing."""
 
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hopgraph.index.backend import Chunk, Hit, make_chunk_id
-from hopgraph.index.rerank import HttpReranker, RerankError, get_reranker
+from hopgraph.index.rerank import FastembedReranker, HttpReranker, RerankError, get_reranker
 
 
 def hit(doc: str, text: str, score: float) -> Hit:
@@ -87,6 +90,76 @@ def test_http_reranker_errors(endpoint: tuple[str, dict[str, Any]]) -> None:
         HttpReranker(url).rerank("q", HITS)
     with pytest.raises(RerankError, match="cannot reach reranker"):
         HttpReranker("http://127.0.0.1:9/rerank", max_retries=0, timeout_s=2).rerank("q", HITS)
+
+
+# --- fastembed cross-encoder ------------------------------------------------------------------
+
+CROSS_ENCODER = "Xenova/ms-marco-MiniLM-L-6-v2"
+
+
+@pytest.fixture(scope="module")
+def cross_encoder_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A local folder laid out as fastembed expects this cross-encoder, holding a small scoring model:
+    its score for a (query, passage) pair is how often the word piece "bicycle" occurs in the pair.
+    Real ONNX, real tokenizer (MiniLM's), real fastembed runtime; only the weights are hand-made."""
+    import onnx
+    from onnx import TensorProto, helper
+    from tokenizers import Tokenizer
+
+    from hopgraph.index.embed import _default_tokenizer_path
+
+    folder = tmp_path_factory.mktemp("cross-encoder")
+    shutil.copyfile(_default_tokenizer_path(), folder / "tokenizer.json")
+    (folder / "tokenizer_config.json").write_text(json.dumps({
+        "model_max_length": 512, "do_lower_case": True, "cls_token": "[CLS]", "sep_token": "[SEP]",
+        "pad_token": "[PAD]", "unk_token": "[UNK]", "mask_token": "[MASK]",
+    }))
+    target = Tokenizer.from_file(str(folder / "tokenizer.json")).token_to_id("bicycle")
+    assert target is not None
+    graph = helper.make_graph(
+        [
+            helper.make_node("Equal", ["input_ids", "target"], ["hit"]),
+            helper.make_node("Cast", ["hit"], ["hit_f"], to=TensorProto.FLOAT),
+            helper.make_node("Cast", ["attention_mask"], ["mask_f"], to=TensorProto.FLOAT),
+            helper.make_node("Mul", ["hit_f", "mask_f"], ["counted"]),
+            helper.make_node("ReduceSum", ["counted", "axis"], ["logits"], keepdims=1),
+        ],
+        "bicycle_counter",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch", "seq"]),
+         helper.make_tensor_value_info("attention_mask", TensorProto.INT64, ["batch", "seq"])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch", 1])],
+        initializer=[helper.make_tensor("target", TensorProto.INT64, [], [target]),
+                     helper.make_tensor("axis", TensorProto.INT64, [1], [1])],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    (folder / "onnx").mkdir()
+    onnx.save(model, str(folder / "onnx" / "model.onnx"))
+    return folder
+
+
+def test_fastembed_reranker_reads_a_local_model_folder(
+    cross_encoder_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOPGRAPH_RERANKER_PATH", str(cross_encoder_folder))
+    r = get_reranker(f"fastembed:{CROSS_ENCODER}")
+    assert isinstance(r, FastembedReranker)
+    passages = ["bread recipes", "bicycle bicycle repair", "a bicycle"]
+    assert r.scores("which one?", passages) == [0.0, 2.0, 1.0]
+    hits = [hit("a", "bread recipes and baking", 0.9), hit("b", "bicycle bicycle bicycle", 0.8),
+            hit("c", "the bicycle history", 0.7)]
+    assert [h.doc_id for h in r.rerank("which one?", hits, top_n=2)] == ["b", "c"]
+    monkeypatch.setenv("HOPGRAPH_RERANKER_PATH", str(cross_encoder_folder / "missing"))
+    with pytest.raises(RerankError, match="cross-encoder folder .*missing does not exist"):
+        get_reranker(f"fastembed:{CROSS_ENCODER}")
+
+
+def test_fastembed_reranker_broken_folder(cross_encoder_folder: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken"
+    shutil.copytree(cross_encoder_folder, broken)
+    (broken / "onnx" / "model.onnx").write_bytes(b"not a model")
+    with pytest.raises(RerankError, match=f"cross-encoder '{CROSS_ENCODER}' is not available in .*broken"):
+        FastembedReranker(CROSS_ENCODER, model_path=broken).scores("q", ["p"])
 
 
 def test_get_reranker_specs(endpoint: tuple[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:

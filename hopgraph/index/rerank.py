@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from hopgraph.index.backend import BackendError, Hit
@@ -44,18 +45,28 @@ class Reranker(ABC):
 
 
 class FastembedReranker(Reranker):
-    def __init__(self, model: str, cache_dir: str | None = None) -> None:
+    """A fastembed cross-encoder from its local cache, or from ``model_path`` (HOPGRAPH_RERANKER_PATH):
+    a folder with the model's ONNX file where fastembed expects it, tokenizer.json and tokenizer_config.json."""
+
+    def __init__(self, model: str, cache_dir: str | None = None, model_path: str | Path | None = None) -> None:
         try:
             from fastembed.rerank.cross_encoder import TextCrossEncoder
         except ImportError as exc:
             raise RerankError(
                 f"reranker 'fastembed:{model}' needs the optional package fastembed: pip install 'hopgraph[fastembed]'"
             ) from exc
+        folder = model_path or os.environ.get("HOPGRAPH_RERANKER_PATH") or None
+        if folder is not None and not Path(folder).is_dir():
+            raise RerankError(f"cross-encoder folder {folder} does not exist")
         try:
             # local_files_only: never download at query time.
-            self._model = TextCrossEncoder(model_name=model, cache_dir=cache_dir, local_files_only=True)
+            self._model = TextCrossEncoder(
+                model_name=model, cache_dir=cache_dir, local_files_only=True,
+                specific_model_path=str(folder) if folder else None,
+            )
         except Exception as exc:
-            raise RerankError(f"cross-encoder {model!r} is not available locally: {exc}") from exc
+            where = f"in {folder}" if folder else "locally"
+            raise RerankError(f"cross-encoder {model!r} is not available {where}: {exc}") from exc
 
     def scores(self, query: str, passages: Sequence[str]) -> list[float]:
         return [float(s) for s in self._model.rerank(query, list(passages))]
