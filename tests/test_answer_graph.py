@@ -143,12 +143,19 @@ def test_demo_question_on_the_embedded_index(tmp_path: Any) -> None:
         q = _q("late-supplier-penalty")
         result = run(q["question"], context=Context(mode="answer", backend=backend, model="builtin",
                                                     containers=q["containers"]))
+        misspelled = _q("misspelled-penalty")
+        sloppy = run(misspelled["question"], context=Context(mode="answer", backend=backend, model="builtin",
+                                                            containers=misspelled["containers"]))
     finally:
         close_backend(index_dir=index_dir)
     assert result["exit_reason"] == "answered"
     assert "Nordlicht Components GmbH" in result["answer"] and "1.5 percent" in result["answer"]
     pages = {(c["doc_id"], c["page"]) for c in result["citations"]}
     assert ("nordlicht-supply-agreement.pdf", 2) in pages
+    # "nordlict" names Nordlicht's contract by its title; Carrow Plastics' 2 percent clause must not answer it.
+    assert sloppy["exit_reason"] == "answered"
+    assert "1.5 percent" in sloppy["answer"] and "2 percent" not in sloppy["answer"], sloppy["answer"]
+    assert {(c["doc_id"], c["page"]) for c in sloppy["citations"]} == {("nordlicht-supply-agreement.pdf", 2)}
 
 
 def test_a_search_that_finds_nothing_new_ends_with_an_answer_from_the_sources(backend: MemoryBackend) -> None:

@@ -339,6 +339,17 @@ def follow_up_query(bridge: str, part: str) -> str:
     return " ".join([bridge, *[w.strip(".,") for w in words]]).strip()
 
 
+def named_in_titles(question: str, passages: list[Passage]) -> set[str]:
+    """Question words that pick out some documents by title ("Nordlicht", even spelt "nordlict"; stems
+    keep five letters), leaving out words most titles share ("agreement")."""
+    titles = {p.title for p in passages}
+    counts: dict[str, int] = {}
+    for title in titles:
+        for t in stems(title):
+            counts[t] = counts.get(t, 0) + 1
+    return {t for t in stems(question) if 0 < counts.get(t, 0) <= len(titles) / 2}
+
+
 def compose_answer(state: _State, bridge: str | None) -> str:
     """2-4 sentences: one per part of the question, each with its reference."""
     if not state.passages:
@@ -375,9 +386,14 @@ def compose_answer(state: _State, bridge: str | None) -> str:
             take(_best_sentences(state.passages, stems(part), only_round=last_round, about=stems(bridge)), 1, 0.3,
                  covered=True)
     else:
+        # Sentences of the documents the question names by title come first among equals.
+        named = named_in_titles(state.question, state.passages)
         for part in parts:
-            take(_best_sentences(state.passages, stems(part)), 1, 0.3, covered=True)
-        ranked = _best_sentences(state.passages, stems(state.question))
+            take(_best_sentences(state.passages, stems(part), about=named), 1, 0.3, covered=True)
+        ranked = _best_sentences(state.passages, stems(state.question), about=named)
+        if named:
+            # A second sentence stays with the documents the question named.
+            ranked = [r for r in ranked if stems(r[3].title) & named]
         if ranked and len(parts) == 1:
             # A second sentence only when it matches the question nearly as well as the best one.
             take(ranked, 1, floor=max(1.0, 0.85 * ranked[0][0]))
