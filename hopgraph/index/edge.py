@@ -25,11 +25,9 @@ import numpy as np
 from hopgraph.index.backend import (
     BackendError,
     Chunk,
-    Document,
     Hit,
     IndexLockedError,
     Scope,
-    make_chunk_id,
     point_id,
 )
 from hopgraph.index.common import (
@@ -39,12 +37,9 @@ from hopgraph.index.common import (
     SCHEMA_VERSION,
     SPARSE,
     STATUS,
-    assemble_document,
-    bm25_query,
     chunk_payload,
     clean_chunk,
     clean_text,
-    parse_text_query,
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
@@ -232,15 +227,20 @@ class EdgeBackend(VectorBackend):
             except Exception as exc:
                 raise BackendError(f"index {self.path}: {exc}") from exc
 
-    def _filter(self, scope: Scope, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
-        qe = self._qe
-        must = [
-            qe.FieldCondition("container", match=qe.MatchAny(list(scope.containers))),
-            qe.FieldCondition(STATUS, match=qe.MatchValue(READY)),
-        ]
-        must += [qe.FieldCondition("tags", match=qe.MatchValue(t)) for t in scope.tags]
-        must += list(extra)
-        return qe.Filter(must=must, must_not=list(must_not) or None)
+    def _match(self, key: str, value: str) -> Any:
+        return self._qe.FieldCondition(key, match=self._qe.MatchValue(value))
+
+    def _match_any(self, key: str, values: list[str]) -> Any:
+        return self._qe.FieldCondition(key, match=self._qe.MatchAny(values))
+
+    def _phrase(self, key: str, phrase: str) -> Any:
+        return self._qe.FieldCondition(key, match=self._qe.MatchPhrase(phrase))
+
+    def _has_text(self, key: str, term: str) -> Any:
+        return self._qe.FieldCondition(key, match=self._qe.MatchText(term))
+
+    def _where(self, must: Sequence[Any] = (), should: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
+        return self._qe.Filter(must=list(must) or None, should=list(should) or None, must_not=list(must_not) or None)
 
     def _dense_params(self) -> Any:
         if self._points < self.exact_threshold:
@@ -339,33 +339,6 @@ class EdgeBackend(VectorBackend):
 
     # --- SearchBackend ---------------------------------------------------------------
 
-    def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
-        qe = self._qe
-        parsed = parse_text_query(clean_text(query))
-        sparse = bm25_query(parsed.positive_text)
-        # A phrase must occur in the chunk text or its title; an excluded term in neither.
-        extra = [
-            qe.Filter(
-                should=[
-                    qe.FieldCondition("text", match=qe.MatchPhrase(p)),
-                    qe.FieldCondition("title", match=qe.MatchPhrase(p)),
-                ]
-            )
-            for p in parsed.phrases
-        ]
-        must_not = []
-        for term in parsed.excluded:
-            must_not.append(qe.FieldCondition("text", match=qe.MatchText(term)))
-            must_not.append(qe.FieldCondition("title", match=qe.MatchText(term)))
-        return self.sparse_vector_search(sparse, scope, limit, extra, must_not)
-
-    def read(self, doc_id: str, scope: Scope) -> Document | None:
-        doc_id = clean_text(doc_id)
-        qe = self._qe
-        flt = self._filter(scope, [qe.FieldCondition("doc_id", match=qe.MatchValue(doc_id))])
-        chunks = [payload_chunk(r.payload or {}) for r in self._scroll(flt)]
-        return assemble_document(doc_id, chunks, scope.containers)
-
     def _scroll(self, flt: Any, with_payload: bool = True) -> list[Any]:
         qe = self._qe
         out: list[Any] = []
@@ -402,22 +375,9 @@ class EdgeBackend(VectorBackend):
                 self._mark_if_complete(cs[0])
         self._refresh_count()
 
-    def _container_filter(self, container: str) -> Any:
-        qe = self._qe
-        return qe.Filter(must=[qe.FieldCondition("container", match=qe.MatchValue(container))])
-
-    def _doc_filter(self, container: str | None, doc_id: str, extra: Sequence[Any] = ()) -> Any:
-        qe = self._qe
-        must = [qe.FieldCondition("doc_id", match=qe.MatchValue(doc_id))]
-        if container is not None:
-            must.append(qe.FieldCondition("container", match=qe.MatchValue(container)))
-        return qe.Filter(must=must + list(extra))
-
     def _mark_if_complete(self, c: Chunk) -> None:
         qe = self._qe
-        flt = self._doc_filter(
-            c.container, c.doc_id, [qe.FieldCondition("content_hash", match=qe.MatchValue(c.content_hash))]
-        )
+        flt = self._doc_filter(c.container, c.doc_id, [self._match("content_hash", c.content_hash)])
         n = self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt)))
         if n >= c.chunk_count:
             self._call(lambda s: s.update(qe.UpdateOperation.set_payload_by_filter(flt, {STATUS: READY})))
@@ -435,16 +395,8 @@ class EdgeBackend(VectorBackend):
             self._refresh_count()
         return n
 
-    def document_hash(self, doc_id: str, container: str) -> str | None:
-        doc_id = clean_text(doc_id)
-        pid = point_id(make_chunk_id(container, doc_id, 0))
-        recs = self._call(lambda s: s.retrieve([pid], True, False))
-        if not recs:
-            return None
-        payload = recs[0].payload or {}
-        if payload.get(STATUS) != READY:
-            return None
-        return str(payload.get("content_hash") or "") or None
+    def _retrieve(self, point_ids: list[str]) -> list[Any]:
+        return self._call(lambda s: s.retrieve(point_ids, True, False))
 
     def count(self) -> int:
         return self._points

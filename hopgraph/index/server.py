@@ -19,10 +19,8 @@ import numpy as np
 from hopgraph.index.backend import (
     BackendError,
     Chunk,
-    Document,
     Hit,
     Scope,
-    make_chunk_id,
     point_id,
 )
 from hopgraph.index.common import (
@@ -31,12 +29,9 @@ from hopgraph.index.common import (
     READY,
     SPARSE,
     STATUS,
-    assemble_document,
-    bm25_query,
     chunk_payload,
     clean_chunk,
     clean_text,
-    parse_text_query,
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
@@ -155,15 +150,20 @@ class ServerBackend(VectorBackend):
 
     # --- helpers -------------------------------------------------------------------------
 
-    def _filter(self, scope: Scope, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
-        qm = self._qm
-        must: list[Any] = [
-            qm.FieldCondition(key="container", match=qm.MatchAny(any=list(scope.containers))),
-            qm.FieldCondition(key=STATUS, match=qm.MatchValue(value=READY)),
-        ]
-        must += [qm.FieldCondition(key="tags", match=qm.MatchValue(value=t)) for t in scope.tags]
-        must += list(extra)
-        return qm.Filter(must=must, must_not=list(must_not) or None)
+    def _match(self, key: str, value: str) -> Any:
+        return self._qm.FieldCondition(key=key, match=self._qm.MatchValue(value=value))
+
+    def _match_any(self, key: str, values: list[str]) -> Any:
+        return self._qm.FieldCondition(key=key, match=self._qm.MatchAny(any=values))
+
+    def _phrase(self, key: str, phrase: str) -> Any:
+        return self._qm.FieldCondition(key=key, match=self._qm.MatchPhrase(phrase=phrase))
+
+    def _has_text(self, key: str, term: str) -> Any:
+        return self._qm.FieldCondition(key=key, match=self._qm.MatchText(text=term))
+
+    def _where(self, must: Sequence[Any] = (), should: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
+        return self._qm.Filter(must=list(must) or None, should=list(should) or None, must_not=list(must_not) or None)
 
     def _params(self) -> Any:
         if self._local or self.hnsw_ef is None:
@@ -233,29 +233,6 @@ class ServerBackend(VectorBackend):
 
     # --- SearchBackend ---------------------------------------------------------------
 
-    def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
-        qm = self._qm
-        parsed = parse_text_query(clean_text(query))
-        extra = [
-            qm.Filter(should=[
-                qm.FieldCondition(key="text", match=qm.MatchPhrase(phrase=p)),
-                qm.FieldCondition(key="title", match=qm.MatchPhrase(phrase=p)),
-            ])
-            for p in parsed.phrases
-        ]
-        must_not: list[Any] = []
-        for term in parsed.excluded:
-            must_not.append(qm.FieldCondition(key="text", match=qm.MatchText(text=term)))
-            must_not.append(qm.FieldCondition(key="title", match=qm.MatchText(text=term)))
-        return self.sparse_vector_search(bm25_query(parsed.positive_text), scope, limit, extra, must_not)
-
-    def read(self, doc_id: str, scope: Scope) -> Document | None:
-        doc_id = clean_text(doc_id)
-        qm = self._qm
-        flt = self._filter(scope, [qm.FieldCondition(key="doc_id", match=qm.MatchValue(value=doc_id))])
-        chunks = [payload_chunk(r.payload or {}) for r in self._scroll(flt)]
-        return assemble_document(doc_id, chunks, scope.containers)
-
     def _scroll(self, flt: Any) -> list[Any]:
         c = self._client
         out: list[Any] = []
@@ -293,24 +270,9 @@ class ServerBackend(VectorBackend):
             if key not in whole:
                 self._mark_if_complete(cs[0])
 
-    def _container_filter(self, container: str) -> Any:
-        qm = self._qm
-        return qm.Filter(must=[qm.FieldCondition(key="container", match=qm.MatchValue(value=container))])
-
-    def _doc_filter(self, container: str | None, doc_id: str, extra: Sequence[Any] = ()) -> Any:
-        qm = self._qm
-        must: list[Any] = [qm.FieldCondition(key="doc_id", match=qm.MatchValue(value=doc_id))]
-        if container is not None:
-            must.append(qm.FieldCondition(key="container", match=qm.MatchValue(value=container)))
-        return qm.Filter(must=must + list(extra))
-
     def _mark_if_complete(self, ch: Chunk) -> None:
-        qm = self._qm
         c = self._client
-        flt = self._doc_filter(
-            ch.container, ch.doc_id,
-            [qm.FieldCondition(key="content_hash", match=qm.MatchValue(value=ch.content_hash))],
-        )
+        flt = self._doc_filter(ch.container, ch.doc_id, [self._match("content_hash", ch.content_hash)])
         n = self._call(lambda: c.count(self.collection, count_filter=flt, exact=True).count)
         if n >= ch.chunk_count:
             self._call(lambda: c.set_payload(self.collection, payload={STATUS: READY}, points=flt, wait=True))
@@ -325,17 +287,9 @@ class ServerBackend(VectorBackend):
             self._call(lambda: c.delete(self.collection, points_selector=qm.FilterSelector(filter=flt), wait=True))
         return n
 
-    def document_hash(self, doc_id: str, container: str) -> str | None:
-        doc_id = clean_text(doc_id)
+    def _retrieve(self, point_ids: list[str]) -> list[Any]:
         c = self._client
-        pid = point_id(make_chunk_id(container, doc_id, 0))
-        recs = self._call(lambda: c.retrieve(self.collection, ids=[pid], with_payload=True, with_vectors=False))
-        if not recs:
-            return None
-        payload = recs[0].payload or {}
-        if payload.get(STATUS) != READY:
-            return None
-        return str(payload.get("content_hash") or "") or None
+        return self._call(lambda: c.retrieve(self.collection, ids=point_ids, with_payload=True, with_vectors=False))
 
     def count(self) -> int:
         c = self._client

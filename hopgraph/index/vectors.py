@@ -8,8 +8,20 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.index.backend import Chunk, Hit, Scope, SearchBackend
-from hopgraph.index.common import bm25_document, bm25_query, clean_chunk, clean_text, embed_text, is_whole
+from hopgraph.index.backend import Chunk, Document, Hit, Scope, SearchBackend, make_chunk_id, point_id
+from hopgraph.index.common import (
+    READY,
+    STATUS,
+    assemble_document,
+    bm25_document,
+    bm25_query,
+    clean_chunk,
+    clean_text,
+    embed_text,
+    is_whole,
+    parse_text_query,
+    payload_chunk,
+)
 from hopgraph.index.embed import Embedder
 from hopgraph.index.fusion import score_band
 
@@ -33,12 +45,75 @@ class VectorBackend(SearchBackend):
         ...
 
     @abstractmethod
+    def sparse_vector_search(
+        self, sparse: Any, scope: Scope, limit: int, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()
+    ) -> list[Hit]:
+        ...
+
+    @abstractmethod
     def _scroll(self, flt: Any) -> list[Any]:
         """Every record matching an engine filter, with payload."""
 
     @abstractmethod
-    def _container_filter(self, container: str) -> Any:
+    def _retrieve(self, point_ids: list[str]) -> list[Any]:
+        """Records by point id, with payload."""
+
+    # Conditions and filters: the same Qdrant concepts, spelt in each client library's own classes.
+
+    @abstractmethod
+    def _match(self, key: str, value: str) -> Any:
+        """The payload field equals value."""
+
+    @abstractmethod
+    def _match_any(self, key: str, values: list[str]) -> Any:
         ...
+
+    @abstractmethod
+    def _phrase(self, key: str, phrase: str) -> Any:
+        ...
+
+    @abstractmethod
+    def _has_text(self, key: str, term: str) -> Any:
+        ...
+
+    @abstractmethod
+    def _where(self, must: Sequence[Any] = (), should: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
+        """A filter; empty parts are left out."""
+
+    def _filter(self, scope: Scope, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
+        """The caller's containers and tags, complete documents only, plus ``extra``."""
+        must = [self._match_any("container", list(scope.containers)), self._match(STATUS, READY)]
+        must += [self._match("tags", t) for t in scope.tags]
+        return self._where(must=[*must, *extra], must_not=must_not)
+
+    def _container_filter(self, container: str) -> Any:
+        return self._where(must=[self._match("container", container)])
+
+    def _doc_filter(self, container: str | None, doc_id: str, extra: Sequence[Any] = ()) -> Any:
+        must = [self._match("doc_id", doc_id)]
+        if container is not None:
+            must.append(self._match("container", container))
+        return self._where(must=[*must, *extra])
+
+    def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        parsed = parse_text_query(clean_text(query))
+        # A phrase must occur in the chunk text or its title; an excluded term in neither.
+        extra = [self._where(should=[self._phrase("text", p), self._phrase("title", p)]) for p in parsed.phrases]
+        must_not = [self._has_text(key, term) for term in parsed.excluded for key in ("text", "title")]
+        return self.sparse_vector_search(bm25_query(parsed.positive_text), scope, limit, extra, must_not)
+
+    def read(self, doc_id: str, scope: Scope) -> Document | None:
+        doc_id = clean_text(doc_id)
+        flt = self._filter(scope, [self._match("doc_id", doc_id)])
+        chunks = [payload_chunk(r.payload or {}) for r in self._scroll(flt)]
+        return assemble_document(doc_id, chunks, scope.containers)
+
+    def document_hash(self, doc_id: str, container: str) -> str | None:
+        records = self._retrieve([point_id(make_chunk_id(container, clean_text(doc_id), 0))])
+        payload = (records[0].payload or {}) if records else {}
+        if payload.get(STATUS) != READY:
+            return None
+        return str(payload.get("content_hash") or "") or None
 
     def document_sources(self, container: str) -> dict[str, str]:
         sources: dict[str, str] = {}
