@@ -5,9 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,7 @@ import pytest
 
 from hopgraph.index import embed, quantize
 from hopgraph.index.embed import EmbedderError, FastembedEmbedder, MiniLMEmbedder, OpenAIEmbedder, get_embedder
+from tests.support.json_endpoint import JsonEndpoint
 
 
 @pytest.fixture(scope="module")
@@ -236,22 +235,15 @@ def test_fastembed_broken_folder_is_a_clear_error(fastembed_folder: Path, tmp_pa
 # --- OpenAI-compatible endpoint --------------------------------------------------------------
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: Any
+@pytest.fixture
+def endpoint() -> Iterator[tuple[str, dict[str, Any]]]:
+    state: dict[str, Any] = {"requests": [], "fail_first": 0}
 
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        st = self.server.state
-        st["requests"].append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-        if st["fail_first"] > 0:
-            st["fail_first"] -= 1
-            self.send_response(503)
-            self.end_headers()
-            self.wfile.write(b"busy")
-            return
+    def respond(path: str, headers: Mapping[str, str], body: Any) -> tuple[int, Any]:
+        state["requests"].append({"path": path, "auth": headers.get("Authorization"), "body": body})
+        if state["fail_first"] > 0:
+            state["fail_first"] -= 1
+            return 503, b"busy"
         rows = []
         for i, text in enumerate(body["input"]):
             v = np.zeros(16)
@@ -259,23 +251,10 @@ class _Handler(BaseHTTPRequestHandler):
                 v[hash(w) % 16] += 1.0
             rows.append({"object": "embedding", "index": i, "embedding": (v * 3).tolist()})
         rows.reverse()  # the client must reorder by index
-        payload = json.dumps({"object": "list", "data": rows, "model": body["model"]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        return 200, {"object": "list", "data": rows, "model": body["model"]}
 
-
-@pytest.fixture
-def endpoint() -> Iterator[tuple[str, dict[str, Any]]]:
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    srv.state = {"requests": [], "fail_first": 0}  # type: ignore[attr-defined]
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/v1", srv.state  # type: ignore[attr-defined]
-    srv.shutdown()
-    srv.server_close()
+    with JsonEndpoint(respond) as server:
+        yield f"{server.url}/v1", state
 
 
 def test_openai_embedder(endpoint: tuple[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:

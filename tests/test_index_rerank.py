@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +14,7 @@ import pytest
 
 from hopgraph.index.backend import Chunk, Hit, make_chunk_id
 from hopgraph.index.rerank import FastembedReranker, HttpReranker, RerankError, get_reranker
+from tests.support.json_endpoint import JsonEndpoint
 
 
 def hit(doc: str, text: str, score: float) -> Hit:
@@ -23,41 +22,22 @@ def hit(doc: str, text: str, score: float) -> Hit:
                            text=text, container="default"), score=score)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    server: Any
+@pytest.fixture
+def endpoint() -> Iterator[tuple[str, dict[str, Any]]]:
+    state: dict[str, Any] = {"requests": []}
 
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        st = self.server.state
-        st["requests"].append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-        if st.get("status", 200) != 200:
-            self.send_response(st["status"])
-            self.end_headers()
-            self.wfile.write(b"nope")
-            return
+    def respond(path: str, headers: Mapping[str, str], body: Any) -> tuple[int, Any]:
+        state["requests"].append({"path": path, "auth": headers.get("Authorization"), "body": body})
+        if state.get("status", 200) != 200:
+            return state["status"], b"nope"
         q = set(body["query"].lower().split())
         scored = [(i, len(q & set(d.lower().split())) / 10) for i, d in enumerate(body["documents"])]
         scored.sort(key=lambda p: -p[1])
         results = [{"index": i, "relevance_score": s} for i, s in scored[: body["top_n"]]]
-        payload = json.dumps(results if st.get("bare") else {"results": results}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        return 200, results if state.get("bare") else {"results": results}
 
-
-@pytest.fixture
-def endpoint() -> Iterator[tuple[str, dict[str, Any]]]:
-    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    srv.state = {"requests": []}  # type: ignore[attr-defined]
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_address[1]}/v1/rerank", srv.state  # type: ignore[attr-defined]
-    srv.shutdown()
-    srv.server_close()
+    with JsonEndpoint(respond) as server:
+        yield f"{server.url}/v1/rerank", state
 
 
 HITS = [

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -14,31 +12,18 @@ from langchain_core.messages import ToolMessage
 from hopgraph import Context, run
 from hopgraph.index.memory import MemoryBackend
 from tests.scripted import ScriptedChatModel, call, calls
+from tests.support.json_endpoint import JsonEndpoint
 
 
 @pytest.fixture()
 def rerank_url() -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args: Any) -> None:
-            pass
+    def respond(path: str, headers: Mapping[str, str], body: Any) -> tuple[int, Any]:
+        # Prefers passages that mention "penalty": the opposite of the keyword order below.
+        return 200, {"results": [{"index": i, "relevance_score": float("penalty" in doc.lower())}
+                                 for i, doc in enumerate(body["documents"])]}
 
-        def do_POST(self) -> None:  # noqa: N802 - http.server API
-            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            # Prefers passages that mention "penalty": the opposite of the keyword order below.
-            results = [{"index": i, "relevance_score": float("penalty" in doc.lower())}
-                       for i, doc in enumerate(body["documents"])]
-            data = json.dumps({"results": results}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/rerank"
-    server.shutdown()
-    server.server_close()
+    with JsonEndpoint(respond) as server:
+        yield f"{server.url}/rerank"
 
 
 def _first_title(reranker: str | None) -> str:
