@@ -11,6 +11,12 @@ DEFAULT_CONTAINER = "default"
 MODES = ("ids", "answer")
 
 
+def user_cache_dir() -> Path:
+    """hopgraph's folder under XDG_CACHE_HOME (default ~/.cache)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hopgraph"
+
+
 def default_index_dir() -> str:
     """HOPGRAPH_INDEX, else a per-user data directory."""
     env = os.environ.get("HOPGRAPH_INDEX")

@@ -18,6 +18,8 @@ from typing import Any
 
 import tiktoken
 
+from hopgraph.config import user_cache_dir
+
 _CL100K_URL = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
 _CL100K_CACHE_NAME = hashlib.sha1(_CL100K_URL.encode()).hexdigest()  # 9b5ad71b2ce5302211f9c61530b329a4922fc6a4
 
@@ -26,8 +28,7 @@ def _cache_dir() -> Path:
     env = os.environ.get("TIKTOKEN_CACHE_DIR")
     if env:
         return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "hopgraph" / "tiktoken"
+    return user_cache_dir() / "tiktoken"
 
 
 def _bundled_cl100k() -> Path:

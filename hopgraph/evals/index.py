@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import shutil
 import time
 from pathlib import Path
 from typing import Any
 
+from hopgraph.config import user_cache_dir
 from hopgraph.evals.data import EvalError
 from hopgraph.index.backend import SearchBackend
+from hopgraph.index.common import hash_file
 from hopgraph.index.embed import embedder_spec
 from hopgraph.index.ingest import CHUNKER_VERSION, ingest_beir
 
@@ -20,16 +20,12 @@ READY_FILE = "eval-ready.json"
 
 
 def default_cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "hopgraph" / "eval-index"
+    return user_cache_dir() / "eval-index"
 
 
 def corpus_key(corpus_path: Path, embedder: str) -> str:
     """Names the cached index: the corpus bytes, the embedder and how documents are chunked."""
-    h = hashlib.sha256()
-    with corpus_path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
+    h = hash_file(corpus_path)
     h.update(f"\0embedder={embedder}\0chunker={CHUNKER_VERSION}".encode())
     return h.hexdigest()[:16]
 

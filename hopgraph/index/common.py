@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from hopgraph.index.backend import Chunk, Document
@@ -24,6 +26,19 @@ _bm25_lock = threading.Lock()
 _bm25: dict[str, Any] = {}
 # Han, kana, hangul, Thai and other scripts written without spaces between words.
 _UNSPACED = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def hash_file(path: Path, hasher: Any = None) -> Any:
+    """Feeds a file to a hashlib object (sha256 unless given) in 1 MiB blocks and returns it."""
+    h = hasher if hasher is not None else hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h
+
+
+def file_sha256(path: Path) -> str:
+    return str(hash_file(path).hexdigest())
 
 
 def bm25_model(kind: str = "default") -> Any:

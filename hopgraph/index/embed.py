@@ -19,9 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from hopgraph.config import user_cache_dir
 from hopgraph.index.backend import BackendError
-from hopgraph.index.common import clean_text
-from hopgraph.index.quantize import QuantizeError, file_sha256, int8_query_model
+from hopgraph.index.common import clean_text, file_sha256
+from hopgraph.index.quantize import QuantizeError, int8_query_model
 
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_MAX_TOKENS = 256
@@ -120,8 +121,7 @@ _verified: set[tuple[str, int, int]] = set()
 
 
 def _hash_cache_file() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "hopgraph" / "verified-models.json"
+    return user_cache_dir() / "verified-models.json"
 
 
 def verify_model_file(path: Path, expected: str = MINILM_SHA256) -> None:

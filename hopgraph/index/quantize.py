@@ -20,6 +20,9 @@ import tempfile
 import threading
 from pathlib import Path
 
+from hopgraph.config import user_cache_dir
+from hopgraph.index.common import file_sha256
+
 # Bump when the recipe below changes, so older cached copies are not reused.
 RECIPE = "dyn-s8-perchannel-reducerange-weights-only-v1"
 
@@ -30,17 +33,8 @@ class QuantizeError(RuntimeError):
     """The int8 query model could not be built."""
 
 
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "hopgraph" / "models"
+    return user_cache_dir() / "models"
 
 
 def _build(source: Path, target: Path) -> None:
