@@ -19,6 +19,7 @@ import csv
 import io
 import math
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -343,11 +344,8 @@ def named_in_titles(question: str, passages: list[Passage]) -> set[str]:
     """Question words that pick out some documents by title ("Nordlicht", even spelt "nordlict"; stems
     keep five letters), leaving out words most titles share ("agreement")."""
     titles = {p.title for p in passages}
-    counts: dict[str, int] = {}
-    for title in titles:
-        for t in stems(title):
-            counts[t] = counts.get(t, 0) + 1
-    return {t for t in stems(question) if 0 < counts.get(t, 0) <= len(titles) / 2}
+    counts = Counter(t for title in titles for t in stems(title))
+    return {t for t in stems(question) if 0 < counts[t] <= len(titles) / 2}
 
 
 def compose_answer(state: _State, bridge: str | None) -> str:
