@@ -43,7 +43,9 @@ def test_minilm_is_deterministic_and_batch_independent(minilm: embed.Embedder) -
     b = minilm.embed_documents(list(reversed(texts)))[::-1]
     assert np.allclose(a, b, atol=1e-5)
     assert minilm.embed_documents([]).shape == (0, 384)
-    assert np.allclose(minilm.embed_query(texts[3]), a[3], atol=1e-5)  # float queries: the document model
+    # Float queries go through the document model; int8 ones stay close to it.
+    assert np.allclose(MiniLMEmbedder(precision="float").embed_query(texts[3]), a[3], atol=1e-5)
+    assert float(MiniLMEmbedder(precision="int8").embed_query(texts[3]) @ a[3]) > 0.98
 
 
 def test_minilm_truncates_long_input(minilm: embed.Embedder) -> None:
@@ -110,6 +112,33 @@ def test_int8_queries_agree_with_float_documents(minilm: embed.Embedder) -> None
     assert "MatMulInteger" in onnx_ops
 
 
+def test_int8_weight_range_follows_the_cpu(tmp_path: Path) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nflags\t\t: fpu sse2 avx2 avx512_vnni\n\nprocessor\t: 1\n")
+    assert quantize.cpu_flags(cpuinfo) == {"fpu", "sse2", "avx2", "avx512_vnni"}
+    assert quantize.cpu_flags(tmp_path / "missing") == frozenset()
+    assert quantize.needs_reduced_range("x86_64", frozenset({"avx2"}))
+    assert quantize.needs_reduced_range("x86_64", frozenset())  # unknown CPU: the safe choice
+    assert not quantize.needs_reduced_range("x86_64", frozenset({"avx2", "avx_vnni"}))
+    assert not quantize.needs_reduced_range("aarch64", frozenset())
+
+
+def test_int8_query_model_weights_use_the_range_the_cpu_allows() -> None:
+    from onnx import numpy_helper
+
+    int8 = MiniLMEmbedder(precision="int8")
+    int8.embed_query("warm up")
+    graph = _query_graph(int8)
+    weights = [numpy_helper.to_array(t) for t in graph.initializer if t.data_type == 3]  # int8 tensors
+    assert len(weights) >= 36  # every weight product of the six layers
+    largest = max(int(np.abs(w.astype(np.int16)).max()) for w in weights)
+    record = json.loads(Path(str(int8.query_model_path)).with_suffix(".json").read_text())
+    if quantize.needs_reduced_range():
+        assert largest <= 64 and record["recipe"].endswith("7bit")
+    else:
+        assert largest == 127 and record["recipe"].endswith("8bit")
+
+
 def _query_graph(emb: embed.Embedder) -> Any:
     import onnx
 
@@ -151,22 +180,50 @@ def test_int8_query_model_without_writable_cache(tmp_path: Path, monkeypatch: py
 
 def test_query_precision_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION", raising=False)
+    monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "float")
     exact = MiniLMEmbedder()
     assert exact.precision == "float"
     text = "the payments cluster outage"
     assert np.allclose(exact.embed_query(text), exact.embed_documents([text])[0], atol=1e-6)
     assert not (tmp_path / "cache" / "hopgraph" / "models").exists()  # float never builds the int8 copy
     monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "fp16")
-    with pytest.raises(EmbedderError, match="HOPGRAPH_QUERY_PRECISION must be int8 or float, got 'fp16'"):
+    with pytest.raises(EmbedderError, match="HOPGRAPH_QUERY_PRECISION must be auto, int8 or float, got 'fp16'"):
         MiniLMEmbedder()
+    with pytest.raises(EmbedderError, match="query precision must be auto, int8 or float, got 'half'"):
+        MiniLMEmbedder(precision="half")
     monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "INT8")
     fast = MiniLMEmbedder()
     assert fast.precision == "int8"
     # Without the onnx package the int8 copy cannot be built: a clear error that names the way out.
     monkeypatch.setitem(sys.modules, "onnx", None)
-    with pytest.raises(EmbedderError, match=r"needs the package onnx.*HOPGRAPH_QUERY_PRECISION at float"):
+    with pytest.raises(EmbedderError, match=r"needs the package onnx.*HOPGRAPH_QUERY_PRECISION=float"):
         fast.embed_query(text)
+
+
+@pytest.mark.parametrize("reduced_range", [True, False])
+def test_auto_precision_follows_the_cpu(reduced_range: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION", raising=False)
+    monkeypatch.setattr(embed, "needs_reduced_range", lambda: reduced_range)
+    auto = MiniLMEmbedder()
+    assert auto.requested_precision == "auto"
+    assert auto.precision == ("float" if reduced_range else "int8")
+    assert MiniLMEmbedder(precision="float").precision == "float"
+    assert MiniLMEmbedder(precision="int8").precision == "int8"
+
+
+def test_auto_precision_falls_back_to_float_when_int8_cannot_be_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION", raising=False)
+    monkeypatch.setattr(embed, "needs_reduced_range", lambda: False)
+    monkeypatch.setitem(sys.modules, "onnx", None)
+    auto = MiniLMEmbedder()
+    text = "the payments cluster outage"
+    with caplog.at_level("WARNING", logger="hopgraph.index.embed"):
+        vec = auto.embed_query(text)
+    assert auto.precision == "float" and "embedding queries in float" in caplog.text
+    assert np.allclose(vec, auto.embed_documents([text])[0], atol=1e-6)
 
 
 def test_thread_setting(monkeypatch: pytest.MonkeyPatch) -> None:

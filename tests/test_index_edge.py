@@ -282,3 +282,56 @@ def test_hybrid_results_are_identical_across_processes(tmp_path: Path) -> None:
     first = json.loads(runs[0])
     twins = [cid for cid, _ in first["search"] if "twin" in cid]
     assert twins == sorted(twins) and len(twins) == 12
+
+
+def test_search_overlaps_bm25_with_embedding_and_matches_vector_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hopgraph.index.common import bm25_query
+
+    b = EdgeBackend(tmp_path / "idx")
+    try:
+        twins = [Chunk(chunk_id=make_chunk_id("default", f"twin{i}", 0), doc_id=f"twin{i}", index=0, title="twin",
+                       text="heron colony survey at the estuary", container="default", content_hash="h")
+                 for i in range(6)]
+        b.upsert(twins + _chunks(40))
+        seen: list[str] = []
+        real_query = b.embedder.embed_query
+
+        def embed_query(text: str) -> object:
+            # The BM25 list runs on the backend's worker while the caller embeds.
+            seen.append(threading.current_thread().name)
+            return real_query(text)
+
+        monkeypatch.setattr(b.embedder, "embed_query", embed_query)
+        for query in ("heron estuary birds", "note 7 cranes", "wetland", "zzzz unmatched words"):
+            by_text = [(h.chunk.chunk_id, round(h.score, 9)) for h in b.search(query, S, 10)]
+            vec = real_query(query)
+            by_vectors = [(h.chunk.chunk_id, round(h.score, 9))
+                          for h in b.hybrid_vector_search(vec, bm25_query(query), S, 10)]
+            assert by_text == by_vectors and by_text
+        assert set(seen) == {threading.current_thread().name}
+        assert b._worker is not None
+        worker_names = {t.name for t in threading.enumerate() if t.name.startswith("hopgraph-bm25")}
+        assert worker_names
+    finally:
+        b.close()
+    assert b._worker is None
+
+
+def test_search_keeps_working_after_the_embedder_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    b = EdgeBackend(tmp_path / "idx")
+    try:
+        b.upsert(_chunks(5))
+        real_query = b.embedder.embed_query
+
+        def broken(text: str) -> object:
+            raise BackendError("embedding endpoint down")
+
+        monkeypatch.setattr(b.embedder, "embed_query", broken)
+        with pytest.raises(BackendError, match="embedding endpoint down"):
+            b.search("cranes", S, 3)
+        monkeypatch.setattr(b.embedder, "embed_query", real_query)
+        assert len(b.search("cranes", S, 3)) == 3
+    finally:
+        b.close()

@@ -17,6 +17,7 @@ import os
 import threading
 import uuid
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,6 +38,7 @@ from hopgraph.index.common import (
     SCHEMA_VERSION,
     SPARSE,
     STATUS,
+    bm25_query,
     chunk_payload,
     clean_chunk,
     clean_text,
@@ -119,6 +121,7 @@ class EdgeBackend(VectorBackend):
             raise BackendError(f"index directory {self.path} is not writable")
         self._lock_fd: int | None = _lock_dir(self.path)
         self._lock = threading.RLock()
+        self._worker: ThreadPoolExecutor | None = None
         try:
             if embedder is None:
                 embedder = os.environ.get("HOPGRAPH_EMBEDDER") or self._built_with()
@@ -196,6 +199,10 @@ class EdgeBackend(VectorBackend):
 
     def close(self) -> None:
         with self._lock:
+            worker, self._worker = getattr(self, "_worker", None), None
+            if worker is not None:
+                # No waiting here: a list query still queued needs this lock, and fails with "closed".
+                worker.shutdown(wait=False)
             shard = getattr(self, "_shard", None)
             if shard is not None:
                 try:
@@ -299,13 +306,48 @@ class EdgeBackend(VectorBackend):
             return []
         depth = max(self.prefetch, limit)
         flt = self._filter(scope)
-        reqs = [self._dense_request(vec, flt, depth, False)]
+        dense = self._ranked(self._dense_request(vec, flt, depth, False))
+        bm25 = self._ranked(self._sparse_request(sparse, flt, depth, False)) if list(sparse.indices) else []
+        return self._fuse(dense, bm25, limit)
+
+    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+        """Hybrid search from text: the same lists and fusion as :meth:`hybrid_vector_search`.
+
+        The BM25 list is fetched on a worker thread while this thread embeds the query;
+        onnxruntime releases the GIL while it runs, so the two overlap on separate cores.
+        """
+        query = clean_text(query)
+        if not query.strip() or limit <= 0 or self._points == 0:
+            return []
+        depth = max(self.prefetch, limit)
+        flt = self._filter(scope)
+        sparse = bm25_query(query)
+        pending: Future[list[tuple[int, float]]] | None = None
         if list(sparse.indices):
-            reqs.append(self._sparse_request(sparse, flt, depth, False))
-        lists = [self._call(lambda s, r=r: s.query(r)) for r in reqs]
+            pending = self._bm25_worker().submit(self._ranked, self._sparse_request(sparse, flt, depth, False))
+        try:
+            vec = self.embedder.embed_query(query)
+        finally:
+            bm25 = pending.result() if pending is not None else []
+        return self._fuse(self._ranked(self._dense_request(vec, flt, depth, False)), bm25, limit)
+
+    def _bm25_worker(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._shard is None:
+                raise BackendError(f"index {self.path} is closed")
+            if self._worker is None:
+                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hopgraph-bm25")
+            return self._worker
+
+    def _ranked(self, request: Any) -> list[tuple[int, float]]:
+        """One engine list as (point id as int, score) in a fixed order."""
+        points = self._call(lambda s: s.query(request))
         # Integer forms of the uuids: hashing and comparing those is cheap.
-        ranked = [self._ordered([(p.id.int, p.score) for p in pts]) for pts in lists]
-        fused = rrf_ids(ranked, len(ranked[0]) + len(ranked[-1]))
+        return self._ordered([(p.id.int, p.score) for p in points])
+
+    def _fuse(self, dense: list[tuple[int, float]], bm25: list[tuple[int, float]], limit: int) -> list[Hit]:
+        """RRF of the two ranked lists, then the payloads of the fused top ``limit``."""
+        fused = rrf_ids([dense, bm25], len(dense) + len(bm25))
         if not fused:
             return []
         # Everything tied with the last place that fits must be looked at to break the tie by chunk id.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import logging
 import os
 import threading
 from abc import ABC, abstractmethod
@@ -22,7 +23,9 @@ import numpy as np
 from hopgraph.config import user_cache_dir
 from hopgraph.index.backend import BackendError
 from hopgraph.index.common import clean_text, file_sha256
-from hopgraph.index.quantize import QuantizeError, int8_query_model
+from hopgraph.index.quantize import QuantizeError, int8_query_model, needs_reduced_range
+
+log = logging.getLogger(__name__)
 
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_MAX_TOKENS = 256
@@ -51,16 +54,30 @@ def embed_threads() -> int:
     return n
 
 
-def query_precision() -> str:
-    """How MiniLM embeds queries: HOPGRAPH_QUERY_PRECISION ``float`` (default) or ``int8``.
+PRECISIONS = ("auto", "int8", "float")
 
-    ``int8`` embeds a query in about two thirds of the time; in the agent loop it measured about
-    one point lower recall@5 (docs/benchmarks-index.md), so it is an opt-in for latency-bound search.
+
+def query_precision() -> str:
+    """How MiniLM embeds queries: HOPGRAPH_QUERY_PRECISION ``auto`` (default), ``int8`` or ``float``.
+
+    ``auto`` is ``int8`` on CPUs whose int8 dot products take full 8-bit weights (VNNI, AMX, ARM)
+    and ``float`` elsewhere: with 8-bit weights, int8 queries measured the same retrieval quality
+    as float ones at under half the time; the 7-bit weights other x86 CPUs need cost about one
+    point of recall@5 (docs/benchmarks-index.md).
     """
-    raw = os.environ.get("HOPGRAPH_QUERY_PRECISION", "").strip().lower() or "float"
-    if raw not in ("int8", "float"):
-        raise EmbedderError(f"HOPGRAPH_QUERY_PRECISION must be int8 or float, got {raw!r}")
+    raw = os.environ.get("HOPGRAPH_QUERY_PRECISION", "").strip().lower() or "auto"
+    if raw not in PRECISIONS:
+        raise EmbedderError(f"HOPGRAPH_QUERY_PRECISION must be auto, int8 or float, got {raw!r}")
     return raw
+
+
+def resolve_precision(precision: str) -> str:
+    """``int8`` or ``float`` for a setting that may be ``auto``."""
+    if precision not in PRECISIONS:
+        raise EmbedderError(f"query precision must be auto, int8 or float, got {precision!r}")
+    if precision == "auto":
+        return "float" if needs_reduced_range() else "int8"
+    return precision
 
 
 def _normalize(mat: np.ndarray) -> np.ndarray:
@@ -208,9 +225,8 @@ class MiniLMEmbedder(Embedder):
         self._tok.enable_truncation(max_length=MINILM_MAX_TOKENS)
         self._tok.enable_padding(pad_id=0, pad_token="[PAD]")
         self._sha256 = sha256
-        self.precision = precision or query_precision()
-        if self.precision not in ("int8", "float"):
-            raise EmbedderError(f"query precision must be int8 or float, got {self.precision!r}")
+        self.requested_precision = precision or query_precision()
+        self.precision = resolve_precision(self.requested_precision)
         self._session = self._open_session(self.model_path)
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._output = self._session.get_outputs()[0].name
@@ -238,12 +254,19 @@ class MiniLMEmbedder(Embedder):
         if self.precision == "float":
             return self._session
         with self._lock:
+            if self.precision == "float":  # another thread fell back while this one waited
+                return self._session
             if self._query_session is None:
                 try:
                     path = int8_query_model(self.model_path, self._sha256 or file_sha256(self.model_path))
-                except QuantizeError as exc:
-                    raise EmbedderError(f"{exc} (or leave HOPGRAPH_QUERY_PRECISION at float)") from exc
-                self._query_session = self._open_session(path)
+                    self._query_session = self._open_session(path)
+                except (QuantizeError, EmbedderError) as exc:
+                    if self.requested_precision == "int8":
+                        raise EmbedderError(f"{exc} (or set HOPGRAPH_QUERY_PRECISION=float)") from exc
+                    # Nobody asked for int8 by name: float queries are the same search, only slower.
+                    log.warning("int8 query model unavailable, embedding queries in float: %s", exc)
+                    self.precision = "float"
+                    return self._session
                 self.query_model_path = path
             return self._query_session
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import platform
 import tempfile
 import threading
 from pathlib import Path
@@ -24,7 +25,9 @@ from hopgraph.config import user_cache_dir
 from hopgraph.index.common import file_sha256
 
 # Bump when the recipe below changes, so older cached copies are not reused.
-RECIPE = "dyn-s8-perchannel-reducerange-weights-only-v1"
+RECIPE = "dyn-s8-perchannel-weights-only-v2"
+# CPU features whose int8 dot products accumulate u8 x s8 without a saturating 16-bit step.
+_VNNI_FLAGS = frozenset({"avx512_vnni", "avx_vnni", "amx_int8"})
 
 _build_lock = threading.Lock()
 
@@ -37,7 +40,33 @@ def cache_dir() -> Path:
     return user_cache_dir() / "models"
 
 
-def _build(source: Path, target: Path) -> None:
+def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> frozenset[str]:
+    """The CPU feature flags Linux reports (empty where there is no /proc/cpuinfo)."""
+    try:
+        with cpuinfo.open() as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() in ("flags", "Features"):
+                    return frozenset(value.split())
+    except OSError:
+        pass
+    return frozenset()
+
+
+def needs_reduced_range(machine: str | None = None, flags: frozenset[str] | None = None) -> bool:
+    """Whether int8 weights must keep to 7 bits on this CPU.
+
+    x86 without VNNI multiplies u8 by s8 into saturating 16-bit sums, so full-range weights
+    can overflow; VNNI (and ARM) accumulate in 32 bits, where the eighth bit buys accuracy.
+    An x86 CPU whose flags cannot be read is treated as one without VNNI.
+    """
+    machine = (machine or platform.machine()).lower()
+    if machine not in ("x86_64", "amd64", "i386", "i686", "x86"):
+        return False
+    return not (_VNNI_FLAGS & (cpu_flags() if flags is None else flags))
+
+
+def _build(source: Path, target: Path, reduce_range: bool) -> None:
     try:
         import onnx
         from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -58,13 +87,13 @@ def _build(source: Path, target: Path) -> None:
             if node.op_type == "MatMul" and not any(name in weights for name in node.input)
         ]
         staged = Path(tmp) / "query.onnx"
-        # Signed weights, per channel, reduced range: AVX2 int8 kernels saturate without the reduced range.
+        # Signed weights with a scale per output channel.
         quantize_dynamic(
             prepared,
             staged,
             weight_type=QuantType.QInt8,
             per_channel=True,
-            reduce_range=True,
+            reduce_range=reduce_range,
             nodes_to_exclude=activation_products,
         )
         os.replace(staged, target)
@@ -87,7 +116,9 @@ def int8_query_model(source: Path, source_sha256: str) -> Path:
     """
     import onnxruntime as ort
 
-    key = hashlib.sha256(f"{source_sha256}|{RECIPE}|{ort.__version__}".encode()).hexdigest()[:16]
+    reduce_range = needs_reduced_range()
+    recipe = f"{RECIPE}-{'7bit' if reduce_range else '8bit'}"
+    key = hashlib.sha256(f"{source_sha256}|{recipe}|{ort.__version__}".encode()).hexdigest()[:16]
     problems = []
     with _build_lock:
         for folder in (cache_dir(), Path(tempfile.gettempdir()) / f"hopgraph-models-{os.getuid()}"):
@@ -97,10 +128,10 @@ def int8_query_model(source: Path, source_sha256: str) -> Path:
                 return target
             try:
                 folder.mkdir(parents=True, exist_ok=True)
-                _build(source, target)
+                _build(source, target, reduce_range)
                 staged_record = record.with_suffix(f".{os.getpid()}.tmp")
                 staged_record.write_text(
-                    json.dumps({"sha256": file_sha256(target), "source_sha256": source_sha256, "recipe": RECIPE,
+                    json.dumps({"sha256": file_sha256(target), "source_sha256": source_sha256, "recipe": recipe,
                                 "onnxruntime": ort.__version__})
                 )
                 os.replace(staged_record, record)
