@@ -128,11 +128,13 @@ def test_dense_finds_paraphrase_without_shared_words(loaded: Harness) -> None:
     assert loaded.backend.search("a game with a king on a board", S, 1)[0].doc_id == "chess"
 
 
-def test_int8_queries_find_the_same_documents(loaded: Harness) -> None:
-    """HOPGRAPH_QUERY_PRECISION=int8: queries from the int8 copy against float document vectors."""
+@pytest.mark.parametrize("precision", ["int8", "float"])
+def test_both_query_precisions_find_the_same_documents(loaded: Harness, precision: str) -> None:
+    """Queries from the int8 copy or the float model, always against float document vectors."""
     b = loaded.backend
     assert isinstance(b, VectorBackend)
-    b.embedder = MiniLMEmbedder(precision="int8")
+    b.embedder = MiniLMEmbedder(precision=precision)
+    assert b.embedder.precision == precision
     paraphrases = {
         "feline pet that purrs": "cats",
         "a game with a king on a board": "chess",

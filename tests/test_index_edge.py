@@ -284,54 +284,70 @@ def test_hybrid_results_are_identical_across_processes(tmp_path: Path) -> None:
     assert twins == sorted(twins) and len(twins) == 12
 
 
-def test_search_overlaps_bm25_with_embedding_and_matches_vector_search(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from hopgraph.index.common import bm25_query
+def _doc(container: str, doc_id: str, text: str, tags: tuple[str, ...] = (), index: int = 0,
+         chunk_count: int = 1) -> Chunk:
+    return Chunk(chunk_id=make_chunk_id(container, doc_id, index), doc_id=doc_id, index=index, title=doc_id,
+                 text=text, container=container, tags=tags, content_hash=f"h-{doc_id}", chunk_count=chunk_count)
 
+
+def test_scope_filter_is_skipped_only_while_it_would_match_every_point(tmp_path: Path) -> None:
     b = EdgeBackend(tmp_path / "idx")
     try:
-        twins = [Chunk(chunk_id=make_chunk_id("default", f"twin{i}", 0), doc_id=f"twin{i}", index=0, title="twin",
-                       text="heron colony survey at the estuary", container="default", content_hash="h")
-                 for i in range(6)]
-        b.upsert(twins + _chunks(40))
-        seen: list[str] = []
-        real_query = b.embedder.embed_query
+        b.upsert([_doc("default", f"d{i}", f"crane migration report {i}", tags=("birds",)) for i in range(8)])
+        both = Scope(("default", "other"))
+        assert b._scope_filter(S) is None  # one container, all complete: the filter excludes nothing
+        assert b._scope_filter(Scope(("default",), ("birds",))) is None
+        assert b._scope_filter(Scope(("default",), ("fish",))) is not None
+        assert b.search("crane migration", Scope(("default",), ("fish",)), 5) == []
 
-        def embed_query(text: str) -> object:
-            # The BM25 list runs on the backend's worker while the caller embeds.
-            seen.append(threading.current_thread().name)
-            return real_query(text)
+        b.upsert([_doc("other", "secret", "crane migration secret memo")])
+        assert b._scope_filter(S) is not None  # the write forgot the earlier answer
+        assert b._scope_filter(both) is None
+        for search in (b.search, b.dense_search, b.text_search):
+            assert "secret" not in [h.doc_id for h in search("crane migration secret memo", S, 20)]
+            assert "secret" in [h.doc_id for h in search("crane migration secret memo", both, 20)]
 
-        monkeypatch.setattr(b.embedder, "embed_query", embed_query)
-        for query in ("heron estuary birds", "note 7 cranes", "wetland", "zzzz unmatched words"):
-            by_text = [(h.chunk.chunk_id, round(h.score, 9)) for h in b.search(query, S, 10)]
-            vec = real_query(query)
-            by_vectors = [(h.chunk.chunk_id, round(h.score, 9))
-                          for h in b.hybrid_vector_search(vec, bm25_query(query), S, 10)]
-            assert by_text == by_vectors and by_text
-        assert set(seen) == {threading.current_thread().name}
-        assert b._worker is not None
-        worker_names = {t.name for t in threading.enumerate() if t.name.startswith("hopgraph-bm25")}
-        assert worker_names
+        b.delete_document("secret", "other")
+        assert b._scope_filter(S) is None
+
+        # Half of a two-chunk document: stored, not complete, so the filter is needed to hide it.
+        b.upsert([_doc("default", "half", "crane migration half written", chunk_count=2)])
+        assert b._scope_filter(S) is not None
+        assert "half" not in [h.doc_id for h in b.search("crane migration half written", S, 20)]
+        b.upsert([_doc("default", "half", "second part", index=1, chunk_count=2)])
+        assert b._scope_filter(S) is None
+        assert "half" in [h.doc_id for h in b.search("crane migration half written", S, 20)]
     finally:
         b.close()
-    assert b._worker is None
 
 
-def test_search_keeps_working_after_the_embedder_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_writes_racing_searches_never_leak_another_container(tmp_path: Path) -> None:
     b = EdgeBackend(tmp_path / "idx")
+    b.upsert([_doc("default", f"d{i}", f"heron colony count {i}") for i in range(20)])
+    stop = threading.Event()
+    leaks: list[str] = []
+    errors: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            for i in range(60):
+                b.upsert([_doc("other", f"x{i}", f"heron colony count private {i}")])
+                b.delete_document(f"x{i}", "other")
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            stop.set()
+
+    t = threading.Thread(target=writer)
+    t.start()
     try:
-        b.upsert(_chunks(5))
-        real_query = b.embedder.embed_query
-
-        def broken(text: str) -> object:
-            raise BackendError("embedding endpoint down")
-
-        monkeypatch.setattr(b.embedder, "embed_query", broken)
-        with pytest.raises(BackendError, match="embedding endpoint down"):
-            b.search("cranes", S, 3)
-        monkeypatch.setattr(b.embedder, "embed_query", real_query)
-        assert len(b.search("cranes", S, 3)) == 3
+        searches = 0
+        while not stop.is_set() or searches < 20:
+            for search in (b.search, b.dense_search, b.text_search):
+                leaks += [h.doc_id for h in search("heron colony count private", S, 30) if h.doc_id.startswith("x")]
+            searches += 1
     finally:
+        t.join()
         b.close()
+    assert not errors, errors
+    assert leaks == []

@@ -36,6 +36,20 @@ def test_rrf_ids_keeps_list_order_and_breaks_fused_ties_by_key() -> None:
     assert rrf_ids([dense, sparse], 1)[0][1] == pytest.approx(1 / 61 + 1 / 62)
 
 
+def test_rrf_ids_gives_tied_engine_scores_one_rank() -> None:
+    # Engines order equal scores as they like; the fused scores must not depend on that order.
+    sparse = [("p", 9.0), ("q", 4.0), ("r", 4.0), ("s", 4.0000000001), ("t", 1.0)]
+    dense = [("t", 0.9), ("s", 0.5), ("r", 0.5), ("q", 0.5), ("p", 0.1)]
+    fused = rrf_ids([dense, sparse], 5)
+    reordered = [[dense[0], dense[3], dense[1], dense[2], dense[4]], [sparse[0], *sparse[3:0:-1], sparse[4]]]
+    assert rrf_ids(reordered, 5) == fused
+    shares = dict(fused)
+    assert shares["q"] == shares["r"] == shares["s"] == pytest.approx(1 / 62 + 1 / 62)  # ranks 2 and 2
+    assert shares["p"] == pytest.approx(1 / 61 + 1 / 65)
+    assert shares["t"] == pytest.approx(1 / 61 + 1 / 65)
+    assert [key for key, _ in fused] == ["q", "r", "s", "p", "t"]  # equal fused scores by key
+
+
 def test_sort_hits_ignores_float_noise() -> None:
     hits = [hit("b", 0.5000000001), hit("a", 0.5), hit("c", 0.9)]
     assert [h.doc_id for h in sort_hits(hits)] == ["c", "a", "b"]

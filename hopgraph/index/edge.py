@@ -17,7 +17,6 @@ import os
 import threading
 import uuid
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -38,7 +37,6 @@ from hopgraph.index.common import (
     SCHEMA_VERSION,
     SPARSE,
     STATUS,
-    bm25_query,
     chunk_payload,
     clean_chunk,
     clean_text,
@@ -121,7 +119,8 @@ class EdgeBackend(VectorBackend):
             raise BackendError(f"index directory {self.path} is not writable")
         self._lock_fd: int | None = _lock_dir(self.path)
         self._lock = threading.RLock()
-        self._worker: ThreadPoolExecutor | None = None
+        # Scopes whose filter matches every point; cleared by every write (see _scope_filter).
+        self._whole_index_scopes: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
         try:
             if embedder is None:
                 embedder = os.environ.get("HOPGRAPH_EMBEDDER") or self._built_with()
@@ -199,10 +198,6 @@ class EdgeBackend(VectorBackend):
 
     def close(self) -> None:
         with self._lock:
-            worker, self._worker = getattr(self, "_worker", None), None
-            if worker is not None:
-                # No waiting here: a list query still queued needs this lock, and fails with "closed".
-                worker.shutdown(wait=False)
             shard = getattr(self, "_shard", None)
             if shard is not None:
                 try:
@@ -249,6 +244,26 @@ class EdgeBackend(VectorBackend):
     def _where(self, must: Sequence[Any] = (), should: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
         return self._qe.Filter(must=list(must) or None, should=list(should) or None, must_not=list(must_not) or None)
 
+    def _scope_filter(self, scope: Scope) -> Any:
+        """The engine filter for ``scope``, or None when it would match every point.
+
+        With one container (or a scope naming all of them) and every document complete, the
+        filter excludes nothing, yet checking it on each point the search visits doubles the
+        cost of an HNSW query. Whether it matches everything is counted once per scope and
+        forgotten at the next write; callers hold the lock from here to their last query,
+        so no write can slip in between.
+        """
+        flt = self._filter(scope)
+        key = (tuple(sorted(scope.containers)), tuple(sorted(scope.tags)))
+        with self._lock:
+            whole = self._whole_index_scopes.get(key)
+            if whole is None:
+                qe = self._qe
+                total = int(self._call(lambda s: s.count(qe.CountRequest(exact=True))))
+                matching = int(self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt))))
+                whole = self._whole_index_scopes[key] = total == matching
+        return None if whole else flt
+
     def _dense_params(self) -> Any:
         if self._points < self.exact_threshold:
             return self._qe.SearchParams(exact=True)
@@ -284,70 +299,40 @@ class EdgeBackend(VectorBackend):
     def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
         if limit <= 0 or self._points == 0:
             return []
-        req = self._dense_request(vec, self._filter(scope), limit, True)
-        return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
+        with self._lock:
+            req = self._dense_request(vec, self._scope_filter(scope), limit, True)
+            return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
 
     def sparse_vector_search(
         self, sparse: Any, scope: Scope, limit: int, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()
     ) -> list[Hit]:
         if limit <= 0 or self._points == 0 or not list(sparse.indices):
             return []
-        req = self._sparse_request(sparse, self._filter(scope, extra, must_not), limit, True)
-        return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
+        with self._lock:
+            flt = self._filter(scope, extra, must_not) if extra or must_not else self._scope_filter(scope)
+            req = self._sparse_request(sparse, flt, limit, True)
+            return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
 
     def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
-        """Dense and BM25 lists, fused in Python with RRF (k=60); ties go by chunk id.
+        """Dense and BM25 lists, fused in Python with RRF (k=60); equal fused scores go by chunk id.
 
-        The lists carry point ids only; chunk ids are read just for tied scores, and full
-        payloads for the fused top ``limit``. Two plain queries beat one query_batch here:
+        The lists carry point ids only; payloads are read for the fused top ``limit`` (and
+        anything tied with its last place). Two plain queries beat one query_batch here:
         the batch hands work to the search pool, which costs more than it saves.
         """
         if limit <= 0 or self._points == 0:
             return []
         depth = max(self.prefetch, limit)
-        flt = self._filter(scope)
-        dense = self._ranked(self._dense_request(vec, flt, depth, False))
-        bm25 = self._ranked(self._sparse_request(sparse, flt, depth, False)) if list(sparse.indices) else []
-        return self._fuse(dense, bm25, limit)
-
-    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
-        """Hybrid search from text: the same lists and fusion as :meth:`hybrid_vector_search`.
-
-        The BM25 list is fetched on a worker thread while this thread embeds the query;
-        onnxruntime releases the GIL while it runs, so the two overlap on separate cores.
-        """
-        query = clean_text(query)
-        if not query.strip() or limit <= 0 or self._points == 0:
-            return []
-        depth = max(self.prefetch, limit)
-        flt = self._filter(scope)
-        sparse = bm25_query(query)
-        pending: Future[list[tuple[int, float]]] | None = None
-        if list(sparse.indices):
-            pending = self._bm25_worker().submit(self._ranked, self._sparse_request(sparse, flt, depth, False))
-        try:
-            vec = self.embedder.embed_query(query)
-        finally:
-            bm25 = pending.result() if pending is not None else []
-        return self._fuse(self._ranked(self._dense_request(vec, flt, depth, False)), bm25, limit)
-
-    def _bm25_worker(self) -> ThreadPoolExecutor:
         with self._lock:
-            if self._shard is None:
-                raise BackendError(f"index {self.path} is closed")
-            if self._worker is None:
-                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hopgraph-bm25")
-            return self._worker
-
-    def _ranked(self, request: Any) -> list[tuple[int, float]]:
-        """One engine list as (point id as int, score) in a fixed order."""
-        points = self._call(lambda s: s.query(request))
-        # Integer forms of the uuids: hashing and comparing those is cheap.
-        return self._ordered([(p.id.int, p.score) for p in points])
-
-    def _fuse(self, dense: list[tuple[int, float]], bm25: list[tuple[int, float]], limit: int) -> list[Hit]:
-        """RRF of the two ranked lists, then the payloads of the fused top ``limit``."""
-        fused = rrf_ids([dense, bm25], len(dense) + len(bm25))
+            flt = self._scope_filter(scope)
+            reqs = [self._dense_request(vec, flt, depth, False)]
+            if list(sparse.indices):
+                reqs.append(self._sparse_request(sparse, flt, depth, False))
+            lists = [self._call(lambda s, r=r: s.query(r)) for r in reqs]
+        # Integer forms of the uuids: hashing and comparing those is cheap. Tied scores share a
+        # rank in the fusion, so the engine's order among them does not matter.
+        ranked = [[(p.id.int, p.score) for p in pts] for pts in lists]
+        fused = rrf_ids(ranked, len(ranked[0]) + len(ranked[-1]))
         if not fused:
             return []
         # Everything tied with the last place that fits must be looked at to break the tie by chunk id.
@@ -360,24 +345,6 @@ class EdgeBackend(VectorBackend):
         chunks = {r.id.int: payload_chunk(r.payload or {}) for r in records}
         hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in fused[:cut] if pid in chunks], 9)
         return score_band(hits[:limit], self.score_band)
-
-    def _ordered(self, pairs: list[tuple[int, float]]) -> list[tuple[int, float]]:
-        """A result list in a fixed order: score, then chunk id among equal scores."""
-        first: dict[float, int] = {}
-        tied: set[int] = set()
-        for pid, score in pairs:
-            key = round(score, 6)
-            if key in first:
-                tied.update((pid, first[key]))
-            else:
-                first[key] = pid
-        if not tied:
-            return pairs  # the engine returns best first; without ties that order is the only one
-        only_id = self._qe.PayloadSelector.Include(["chunk_id"])
-        recs = self._call(lambda s: s.retrieve([uuid.UUID(int=t) for t in tied], only_id, False))
-        names = {r.id.int: str((r.payload or {}).get("chunk_id", "")) for r in recs}
-        # Only tied entries are compared on the second key, and those all have a name.
-        return sorted(pairs, key=lambda p: (-round(p[1], 6), names.get(p[0], "")))
 
     # --- SearchBackend ---------------------------------------------------------------
 
@@ -411,18 +378,23 @@ class EdgeBackend(VectorBackend):
             payload = chunk_payload(c, complete=(c.container, c.doc_id) in whole)
             vec = {DENSE: [float(x) for x in d], SPARSE: s}
             points.append(qe.Point(point_id(c.chunk_id), vec, payload))
-        self._call(lambda sh: sh.update(qe.UpdateOperation.upsert_points(points)))
+        self._write(qe.UpdateOperation.upsert_points(points))
         for key, cs in groups.items():
             if key not in whole:
                 self._mark_if_complete(cs[0])
         self._refresh_count()
+
+    def _write(self, operation: Any) -> None:
+        with self._lock:
+            self._whole_index_scopes.clear()
+            self._call(lambda s: s.update(operation))
 
     def _mark_if_complete(self, c: Chunk) -> None:
         qe = self._qe
         flt = self._doc_filter(c.container, c.doc_id, [self._match("content_hash", c.content_hash)])
         n = self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt)))
         if n >= c.chunk_count:
-            self._call(lambda s: s.update(qe.UpdateOperation.set_payload_by_filter(flt, {STATUS: READY})))
+            self._write(qe.UpdateOperation.set_payload_by_filter(flt, {STATUS: READY}))
 
     def _refresh_count(self) -> None:
         self._points = int(self._call(lambda s: s.info().points_count))
@@ -433,7 +405,7 @@ class EdgeBackend(VectorBackend):
         flt = self._doc_filter(container, doc_id)
         n = int(self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt))))
         if n:
-            self._call(lambda s: s.update(qe.UpdateOperation.delete_points_by_filter(flt)))
+            self._write(qe.UpdateOperation.delete_points_by_filter(flt))
             self._refresh_count()
         return n
 

@@ -33,12 +33,19 @@ def rrf_fuse(rankings: Sequence[Sequence[Hit]], limit: int, k: int = RRF_K) -> l
 
 
 def rrf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, k: int = RRF_K) -> list[tuple[T, float]]:
-    """RRF over ``(key, engine score)`` lists, each already in its final order; returns
-    ``(key, fused score)`` best first, equal fused scores by key (keys must be comparable).
+    """RRF over ``(key, engine score)`` lists, each best first; returns ``(key, fused score)``
+    best first, equal fused scores by key (keys must be comparable).
+
+    Entries with equal engine scores (at 6 decimals) share the better rank, so the order an
+    engine gives its ties never changes a fused score.
     """
     scores: dict[T, float] = {}
     for ranking in rankings:
-        for rank, (key, _) in enumerate(ranking, start=1):
+        rank, previous = 0, None
+        for position, (key, score) in enumerate(ranking, start=1):
+            level = round(score, 6)
+            if level != previous:
+                rank, previous = position, level
             scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
     order = sorted(scores.items(), key=lambda kv: (-round(kv[1], 9), kv[0]))
     return order[: max(limit, 0)]

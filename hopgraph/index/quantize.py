@@ -4,8 +4,10 @@ The shipped model stores int8 weights but computes in float32 (onnxruntime folds
 weights back to float at load time). Queries are short, so their embedding time is
 almost all matrix products; dynamic int8 quantization of those products halves it.
 Documents keep the float model, so existing indexes stay valid: only the query side
-changes, and the two agree to a cosine of about 0.99 (measured in docs/benchmarks-index.md).
-Used when HOPGRAPH_QUERY_PRECISION is ``int8``.
+changes. With full 8-bit weights the int8 and float query vectors agree to a cosine of
+0.99 and retrieve the same (docs/benchmarks-index.md); x86 CPUs without VNNI need 7-bit
+weights, which cost about a point of recall. Used when the query precision resolves to
+``int8`` (see ``hopgraph.index.embed.query_precision``).
 
 The copy is derived from the verified shipped file on first use and cached with its own
 sha256, so a damaged cache file is rebuilt, not loaded.

@@ -215,11 +215,8 @@ class ServerBackend(VectorBackend):
             reqs.append(self._req(SPARSE, self._sparse(sparse), flt, depth, ["chunk_id"]))
         c = self._client
         res = self._call(lambda: c.query_batch_points(self.collection, requests=reqs))
-        ranked = [
-            sorted(((str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in r.points),
-                   key=lambda x: (-round(x[1], 6), x[0]))
-            for r in res
-        ]
+        # Tied scores share a rank in the fusion, so the server's order among them does not matter.
+        ranked = [[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in r.points] for r in res]
         fused = rrf_ids(ranked, limit)
         if not fused:
             return []
