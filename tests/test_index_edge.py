@@ -351,3 +351,36 @@ def test_writes_racing_searches_never_leak_another_container(tmp_path: Path) -> 
         b.close()
     assert not errors, errors
     assert leaks == []
+
+
+def test_index_built_before_vector_quantization_opens_and_gains_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import qdrant_edge as qe
+
+    def unquantized(self: EdgeBackend) -> object:
+        return qe.EdgeConfig(
+            vectors={"dense": qe.EdgeVectorParams(size=self.embedder.dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000),
+            max_search_threads=1,
+        )
+
+    with monkeypatch.context() as m:
+        m.setattr(EdgeBackend, "_config", unquantized)
+        old = EdgeBackend(tmp_path / "idx", exact_threshold=50)
+        old.upsert(_chunks(300))
+        old.optimize()
+        before = [h.doc_id for h in old.dense_search("note 17 cranes", S, 10)]
+        old.close()
+    assert "quantization" not in json.dumps(json.loads((tmp_path / "idx" / "shard" / "edge_config.json").read_text()))
+    b = EdgeBackend(tmp_path / "idx", exact_threshold=50)
+    try:
+        assert [h.doc_id for h in b.dense_search("note 17 cranes", S, 10)] == before
+        b.optimize()
+        config = json.loads((tmp_path / "idx" / "shard" / "edge_config.json").read_text())
+        assert "int8" in json.dumps(config).lower()
+        after = [h.doc_id for h in b.dense_search("note 17 cranes", S, 10)]
+        assert len(set(after) & set(before)) >= 9
+    finally:
+        b.close()
