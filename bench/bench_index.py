@@ -30,7 +30,7 @@ sys.path.insert(0, str(REPO))
 from hopgraph.index.backend import Chunk, Scope, make_chunk_id  # noqa: E402
 from hopgraph.index.common import bm25_document, bm25_query, embed_text  # noqa: E402
 from hopgraph.index.edge import EdgeBackend  # noqa: E402
-from hopgraph.index.embed import MiniLMEmbedder, get_embedder  # noqa: E402
+from hopgraph.index.embed import MiniLMEmbedder, get_embedder, query_precision, resolve_precision  # noqa: E402
 from hopgraph.index.ingest import ingest_beir  # noqa: E402
 
 SCOPE = Scope(("default",))
@@ -449,7 +449,7 @@ def main() -> int:
     workdir = args.workdir or Path(tmp.name)
     results: dict[str, Any] = {"machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                                "threads": os.environ.get("HOPGRAPH_EMBED_THREADS", "1"), "threshold": threshold,
-                               "query_precision": MiniLMEmbedder().precision}
+                               "query_precision": resolve_precision(query_precision())}
     print(f"# hopgraph index benchmark\n\n{results['date']}; {results['machine']}; "
           f"HOPGRAPH_EMBED_THREADS={results['threads']}; queries embedded in {results['query_precision']} "
           "by default on this CPU\n", flush=True)
@@ -476,7 +476,7 @@ def main() -> int:
               "CPU time does not count waiting for cores other processes hold.\n")
         print("| points | dense index | engine hybrid | engine text | engine dense | "
               "end-to-end hybrid, int8 queries | end-to-end hybrid, float queries | end-to-end text | "
-              f"end-to-end dense ({MiniLMEmbedder().precision} queries) |")
+              f"end-to-end dense ({results['query_precision']} queries) |")
         print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in rows:
             cells = [f"{r[k + '_p50']:.2f} / {r[k + '_p95']:.2f} [{r[k + '_cpu_p50']:.2f}]"
