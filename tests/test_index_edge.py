@@ -17,6 +17,7 @@ import pytest
 
 from hopgraph.index import factory
 from hopgraph.index.backend import BackendError, Chunk, IndexLockedError, Scope, make_chunk_id
+from hopgraph.index.common import DENSE, SPARSE
 from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.embed import get_embedder
 
@@ -360,8 +361,8 @@ def test_index_built_before_vector_quantization_opens_and_gains_it(
 
     def unquantized(self: EdgeBackend) -> object:
         return qe.EdgeConfig(
-            vectors={"dense": qe.EdgeVectorParams(size=self.embedder.dim, distance=qe.Distance.Cosine)},
-            sparse_vectors={"bm25": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            vectors={DENSE: qe.EdgeVectorParams(size=self.embedder.dim, distance=qe.Distance.Cosine)},
+            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
             hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000),
             max_search_threads=1,
         )
