@@ -272,9 +272,9 @@ def bench_search(n: int, queries: int, workdir: Path, threshold: int, seed: int 
 
 
 def bench_query_embedding(data: Path, sets: Sequence[str], per_set: int = 100) -> dict[str, Any]:
-    """The query embedding alone on real questions: int8 query model against the float document model.
+    """The query embedding alone on real questions: the int8 query model, the fused float graph, the shipped graph.
 
-    The two take turns question by question, so machine load falls on both alike.
+    The three take turns question by question, so machine load falls on all alike.
     """
     texts = []
     for name in sets:

@@ -290,10 +290,6 @@ class MiniLMEmbedder(Embedder):
                 self.query_model_path = path
             return self._queries
 
-    def query_session(self) -> Any:
-        """The onnxruntime session that embeds queries (loaded on first use)."""
-        return self._query_model().session
-
     @property
     def dim(self) -> int:
         return self._dim
