@@ -163,6 +163,17 @@ def test_int8_query_model_cache_is_verified_and_rebuilt(tmp_path: Path, monkeypa
     assert quantize.file_sha256(again) == record["sha256"]
     vec = MiniLMEmbedder(precision="int8").embed_query("generators for the Lisbon site")
     assert vec.shape == (384,)
+    # The fused float graph is cached the same way: a damaged file is rebuilt and gives the same vectors.
+    (fused,) = first.parent.glob("minilm-fused-*.onnx")
+    fused_record = json.loads(fused.with_suffix(".json").read_text())
+    expected = MiniLMEmbedder(precision="float").embed_documents([LONG])
+    with fused.open("r+b") as f:
+        f.seek(1 << 20)
+        f.write(b"\x00" * 4096)
+    rebuilt = MiniLMEmbedder(precision="float")
+    assert rebuilt.graph == "fused" and rebuilt.document_model_path == fused
+    assert quantize.file_sha256(fused) == fused_record["sha256"]
+    assert np.array_equal(rebuilt.embed_documents([LONG]), expected)
 
 
 def test_int8_query_model_without_writable_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
