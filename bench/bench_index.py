@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 
 from hopgraph.index.backend import Chunk, Scope, make_chunk_id  # noqa: E402
 from hopgraph.index.common import bm25_document, bm25_query, embed_text  # noqa: E402
-from hopgraph.index.edge import EdgeBackend  # noqa: E402
+from hopgraph.index.edge import EdgeBackend, int8_vectors  # noqa: E402
 from hopgraph.index.embed import MiniLMEmbedder, get_embedder, query_precision, resolve_precision  # noqa: E402
 from hopgraph.index.ingest import ingest_beir  # noqa: E402
 
@@ -406,8 +406,7 @@ def bench_real_recall(ready: dict[str, EdgeBackend], data: Path, workdir: Path) 
 
     plain = build("real-hnsw", None)
     # The backend's own setting: int8 copies in RAM, candidates rescored with the originals.
-    quantized = build("real-hnsw-int8", qe.ScalarQuantizationConfig(qe.ScalarType.Int8, quantile=0.99,
-                                                                    memory=qe.Memory.Pinned))
+    quantized = build("real-hnsw-int8", int8_vectors(qe))
 
     def top(shard: Any, q: np.ndarray, params: Any) -> tuple[list[int], float]:
         t = time.thread_time()

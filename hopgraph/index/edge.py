@@ -58,6 +58,15 @@ DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
 
 
+def int8_vectors(qe: Any) -> Any:
+    """The shard's quantization setting: int8 copies of the dense vectors, kept in RAM.
+
+    HNSW walks these (a quarter of the memory traffic) and the candidates are rescored with the
+    originals (see ``EdgeBackend._dense_params``). Exact search ignores them.
+    """
+    return qe.ScalarQuantizationConfig(qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Pinned)
+
+
 def _lock_dir(path: Path) -> int:
     """Takes the directory's exclusive lock; returns the open descriptor."""
     lock_path = path / "lock"
@@ -169,9 +178,7 @@ class EdgeBackend(VectorBackend):
             vectors={DENSE: qe.EdgeVectorParams(size=self.embedder.dim, distance=qe.Distance.Cosine)},
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
             hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000),
-            # HNSW walks int8 copies of the dense vectors (a quarter of the memory traffic); the
-            # candidates are rescored with the originals (see _dense_params). Exact search ignores them.
-            quantization_config=qe.ScalarQuantizationConfig(qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Pinned),
+            quantization_config=int8_vectors(qe),
             # One search thread per query: on small machines the pool's hand-offs cost more than
             # they save, and concurrent tool calls already bring their own parallelism.
             max_search_threads=1,
@@ -257,16 +264,15 @@ class EdgeBackend(VectorBackend):
         forgotten at the next write; callers hold the lock from here to their last query,
         so no write can slip in between.
         """
-        flt = self._filter(scope)
         key = (tuple(sorted(scope.containers)), tuple(sorted(scope.tags)))
         with self._lock:
             whole = self._whole_index_scopes.get(key)
             if whole is None:
-                qe = self._qe
+                qe, flt = self._qe, self._filter(scope)
                 total = int(self._call(lambda s: s.count(qe.CountRequest(exact=True))))
                 matching = int(self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt))))
                 whole = self._whole_index_scopes[key] = total == matching
-        return None if whole else flt
+        return None if whole else self._filter(scope)
 
     def _dense_params(self) -> Any:
         if self._points < self.exact_threshold:
