@@ -45,9 +45,10 @@ def _float_weights(model: Any) -> dict[str, np.ndarray]:
     return {init.name: numpy_helper.to_array(init) for init in model.graph.initializer}
 
 
-def _matmul_weight_for(model: Any, weights: dict[str, np.ndarray], bias: str) -> np.ndarray:
-    """The weight matrix of the MatMul whose output the Add of ``bias`` takes."""
-    producers = {out: node for node in model.graph.node for out in node.output}
+def _matmul_weight_for(
+    model: Any, weights: dict[str, np.ndarray], producers: dict[str, Any], bias: str
+) -> np.ndarray:
+    """The weight matrix of the MatMul whose output the Add of ``bias`` takes (``producers``: node by output)."""
     for node in model.graph.node:
         if node.op_type == "Add" and bias in node.input:
             other = [name for name in node.input if name != bias]
@@ -70,6 +71,7 @@ def build_fused(prepared: Any) -> Any:
     from onnx import TensorProto, helper, numpy_helper
 
     weights = _float_weights(prepared)
+    producers = {out: node for node in prepared.graph.node for out in node.output}
     layers = sorted({int(m["layer"]) for m in map(_QUERY_BIAS.match, weights) if m})
     prefixes = {m["prefix"] for m in map(_QUERY_BIAS.match, weights) if m}
     if not layers or len(prefixes) != 1 or layers != list(range(len(layers))):
@@ -115,15 +117,18 @@ def build_fused(prepared: Any) -> Any:
                              [out], epsilon=LAYER_NORM_EPSILON),
         ]
 
+    def product(bias: str) -> np.ndarray:
+        return _matmul_weight_for(prepared, weights, producers, prefix + bias)
+
     hidden = "hidden_0"
     for layer in layers:
         at = f"encoder.layer.{layer}."
         qkv = [at + f"attention.self.{part}.bias" for part in ("query", "key", "value")]
-        qkv_weight = np.concatenate([_matmul_weight_for(prepared, weights, prefix + b) for b in qkv], axis=1)
+        qkv_weight = np.concatenate([product(b) for b in qkv], axis=1)
         qkv_bias = np.concatenate([weight(b) for b in qkv])
-        out_weight = _matmul_weight_for(prepared, weights, prefix + at + "attention.output.dense.bias")
-        up_weight = _matmul_weight_for(prepared, weights, prefix + at + "intermediate.dense.bias")
-        down_weight = _matmul_weight_for(prepared, weights, prefix + at + "output.dense.bias")
+        out_weight = product(at + "attention.output.dense.bias")
+        up_weight = product(at + "intermediate.dense.bias")
+        down_weight = product(at + "output.dense.bias")
         name = f"layer{layer}_"
         after = "last_hidden_state" if layer == layers[-1] else f"hidden_{layer + 1}"
         nodes += [
