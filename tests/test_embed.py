@@ -214,14 +214,20 @@ def test_fused_graph_computes_the_shipped_vectors(minilm: embed.Embedder) -> Non
     assert np.allclose(float_queries.embed_query(QUESTIONS[0]), fused_vecs[0], atol=1e-6)
 
 
-def test_fused_graph_that_differs_is_not_used(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    from hopgraph.index import fused
-
+@pytest.fixture
+def auto_int8_in_empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty model cache, the default precision, and a CPU on which ``auto`` picks int8."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION", raising=False)
     monkeypatch.setattr(embed, "needs_reduced_range", lambda: False)
+    return tmp_path / "cache" / "hopgraph" / "models"
+
+
+def test_fused_graph_that_differs_is_not_used(
+    auto_int8_in_empty_cache: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from hopgraph.index import fused
+
     # Six heads of 64 instead of twelve of 32: the graph builds and runs, but computes something else.
     monkeypatch.setattr(fused, "NUM_HEADS", 6)
     with caplog.at_level("WARNING", logger="hopgraph.index.embed"):
@@ -230,7 +236,7 @@ def test_fused_graph_that_differs_is_not_used(
     assert fallback.graph == "shipped" and fallback.precision == "float"
     assert "rebuilt graph differs from the model: cosine distance" in caplog.text
     assert "using the shipped one" in caplog.text and "embedding queries in float" in caplog.text
-    assert not list((tmp_path / "cache" / "hopgraph" / "models").glob("*.onnx"))  # nothing half-built left
+    assert not list(auto_int8_in_empty_cache.glob("*.onnx"))  # nothing half-built left
     shipped = MiniLMEmbedder(graph="shipped", precision="float")
     assert np.allclose(vec, shipped.embed_documents([QUESTIONS[0]])[0], atol=1e-6)
     with pytest.raises(EmbedderError, match="cannot rebuild the MiniLM graph.*HOPGRAPH_QUERY_PRECISION=float"):
@@ -300,12 +306,10 @@ def test_auto_precision_follows_the_cpu(reduced_range: bool, monkeypatch: pytest
     assert MiniLMEmbedder(precision="int8").precision == "int8"
 
 
+@pytest.mark.usefixtures("auto_int8_in_empty_cache")
 def test_auto_precision_falls_back_to_float_when_int8_cannot_be_built(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("HOPGRAPH_QUERY_PRECISION", raising=False)
-    monkeypatch.setattr(embed, "needs_reduced_range", lambda: False)
     monkeypatch.setitem(sys.modules, "onnx", None)
     auto = MiniLMEmbedder()
     text = "the payments cluster outage"
