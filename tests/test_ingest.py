@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from hopgraph.commands.ingest import EXIT_SKIPPED
 from hopgraph.index import factory
 from hopgraph.index.backend import Chunk, Scope
 from hopgraph.index.edge import EdgeBackend
@@ -276,13 +277,14 @@ def index_dir(tmp_path: Path) -> Iterator[str]:
 
 def test_cli_ingest_search_delete(tmp_path: Path, index_dir: str, capsys: pytest.CaptureFixture[str]) -> None:
     root = make_files(tmp_path / "files")
-    assert cli("ingest", str(root), "--index", index_dir, "--container", "team", "--tags", "a,b") == 0
+    # broken.pdf and image.png are skipped: the run says so in its exit status.
+    assert cli("ingest", str(root), "--index", index_dir, "--container", "team", "--tags", "a,b") == EXIT_SKIPPED
     out = capsys.readouterr().out
     assert "ingested 7 documents" in out and "skipped" in out and "broken.pdf" in out
 
     (root / "notes.txt").unlink()
     assert cli("ingest", str(root), "--index", index_dir, "--container", "team", "--tags", "a,b", "--prune",
-               "--json") == 0
+               "--json") == EXIT_SKIPPED
     report = json.loads(capsys.readouterr().out)
     assert report["removed"] == ["notes.txt"] and report["docs"] == 0 and report["unchanged"] == 6
 
@@ -304,6 +306,51 @@ def test_cli_ingest_search_delete(tmp_path: Path, index_dir: str, capsys: pytest
     assert "deleted stock.xlsx" in capsys.readouterr().out
     assert cli("delete", "--doc", "stock.xlsx", "--index", index_dir) == 2
     assert "error: no document 'stock.xlsx'" in capsys.readouterr().err
+
+
+def test_cli_ingest_reports_skipped_files_in_its_exit_status(
+    tmp_path: Path, index_dir: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "pumps.txt").write_bytes("Pump P-7 needs new seals before the café opens.".encode("cp1252"))
+    (docs / "valves.md").write_text("# Valves\n\nValve V-2 leaks at high pressure.")
+    (docs / "scan.pdf").write_bytes(b"%PDF-1.7 not really a pdf")
+    (docs / "noise.txt").write_bytes(bytes(range(256)) * 4)
+    broken = {str(docs / "scan.pdf"), str(docs / "noise.txt")}
+
+    assert cli("ingest", str(docs), "--index", index_dir) == EXIT_SKIPPED == 3
+    out = capsys.readouterr().out
+    assert "ingested 2 documents" in out and "2 skipped" in out
+    skipped_lines = [line for line in out.splitlines() if line.startswith("  skipped ")]
+    assert {line.split(": ", 1)[0].removeprefix("  skipped ") for line in skipped_lines} == broken
+    assert all(line.split(": ", 1)[1].strip() for line in skipped_lines)  # each with its reason
+    assert f"  skipped {docs / 'noise.txt'}: TextEncodingError: cannot tell the text encoding" in out
+
+    # The same run as JSON: the same exit status, each skipped file with its reason.
+    assert cli("ingest", str(docs), "--index", index_dir, "--json") == 3
+    report = json.loads(capsys.readouterr().out)
+    assert report["unchanged"] == 2 and {s["path"] for s in report["skipped"]} == broken
+    assert all(s["reason"] for s in report["skipped"])
+
+    # What could be read stays ingested and searchable.
+    assert cli("search", "pump seals", "--index", index_dir, "--json") == 0
+    assert json.loads(capsys.readouterr().out)[0]["doc_id"] == "pumps.txt"
+    assert cli("search", "valve leaks", "--index", index_dir, "--json") == 0
+    assert json.loads(capsys.readouterr().out)[0]["doc_id"] == "valves.md"
+
+    # Once the broken files are gone, a run exits 0.
+    for path in broken:
+        Path(path).unlink()
+    assert cli("ingest", str(docs), "--index", index_dir) == 0
+    assert "0 skipped" in capsys.readouterr().out
+
+
+def test_ingest_help_documents_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli("ingest", "--help")
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "3 when some files were skipped" in help_text
 
 
 def test_cli_errors_are_one_line(tmp_path: Path, index_dir: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,12 +10,18 @@ from typing import Any
 
 from hopgraph.config import DEFAULT_CONTAINER
 
+# Distinct from 2 (nothing done: bad arguments, backend errors), so a script can tell a partial ingest apart.
+EXIT_SKIPPED = 3
+
 
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "ingest", help="add files or folders to the index",
         description="Ingest .txt .md .html .pdf .docx .csv .xlsx files, folders (recursively) and BEIR "
                     "corpus.jsonl files. Unchanged files are skipped; changed ones are replaced.",
+        epilog=f"exit status: 0 when every file was ingested or unchanged; {EXIT_SKIPPED} when some files were "
+               "skipped (unreadable, unsupported type, no text; each listed in the summary with its reason, the "
+               "other files are ingested); 2 on an error that stopped the run.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     where = parser.add_mutually_exclusive_group()
@@ -59,4 +65,4 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_dict(), ensure_ascii=False))
     else:
         print(report.summary())
-    return 0
+    return EXIT_SKIPPED if report.skipped else 0

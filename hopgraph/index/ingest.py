@@ -4,7 +4,8 @@ Each file becomes one document: ``doc_id`` is its path relative to the ingest ro
 ``content_hash`` covers its bytes, tags and the chunking settings. An unchanged file is
 skipped; a changed one is deleted and written again. Chunks of a document are stored as
 ``partial`` until the last one lands (see the backends), so an interrupted ingest never
-leaves a document looking complete, and running it again finishes the job.
+leaves a document looking complete, and running it again finishes the job. Reading a file
+into text is hopgraph.index.loaders' part.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from hopgraph.index.backend import Chunk, SearchBackend, make_chunk_id
 from hopgraph.index.common import clean_text
+from hopgraph.index.loaders import LOADERS, Loaded, Section
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +32,6 @@ CHUNK_OVERLAP = 30
 BATCH = 64
 # Bumped whenever chunking changes, so re-ingesting rewrites documents chunked the old way.
 CHUNKER_VERSION = "hopgraph-chunks-1"
-
-TEXT_KINDS = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
-              ".pdf": "pdf", ".docx": "docx", ".csv": "table", ".xlsx": "table"}
 
 
 @dataclass
@@ -66,21 +65,6 @@ class IngestReport:
                 "seconds": round(self.seconds, 3)}
 
 
-@dataclass
-class Section:
-    """A piece of a loaded file: text plus the page it came from (PDF) or None."""
-
-    text: str
-    page: int | None = None
-
-
-@dataclass
-class Loaded:
-    title: str
-    kind: str
-    sections: list[Section]
-
-
 # --- chunking ---------------------------------------------------------------------------
 
 
@@ -109,100 +93,6 @@ class Chunker:
     @property
     def signature(self) -> str:
         return f"{CHUNKER_VERSION}:{self.chunk_tokens}:{self.overlap}"
-
-
-# --- loaders ------------------------------------------------------------------------------
-
-
-def _loaders() -> Any:
-    """langchain-community's document loaders, without its import-time deprecation notice."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        from langchain_community import document_loaders
-    return document_loaders
-
-
-def _stem_title(path: Path) -> str:
-    return path.stem.replace("_", " ").replace("-", " ").strip() or path.name
-
-
-def _load_text(path: Path) -> Loaded:
-    docs = _loaders().TextLoader(str(path), autodetect_encoding=True).load()
-    text = "\n".join(d.page_content for d in docs)
-    kind = TEXT_KINDS.get(path.suffix.lower(), "txt")
-    title = _stem_title(path)
-    if kind == "md":
-        m = re.search(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", text, re.MULTILINE)
-        if m:
-            title = m.group(1).strip()
-    return Loaded(title=title, kind=kind, sections=[Section(text)])
-
-
-def _load_html(path: Path) -> Loaded:
-    docs = _loaders().BSHTMLLoader(str(path), bs_kwargs={"features": "html.parser"}, get_text_separator="\n").load()
-    text = "\n".join(d.page_content for d in docs)
-    text = re.sub(r"\n\s*\n+", "\n\n", text)
-    title = str(docs[0].metadata.get("title") or "").strip() if docs else ""
-    return Loaded(title=title or _stem_title(path), kind="html", sections=[Section(text)])
-
-
-def _load_pdf(path: Path) -> Loaded:
-    # pypdf logs warnings about damaged files; the failure itself is reported in the summary.
-    pdf_log = logging.getLogger("pypdf")
-    level = pdf_log.level
-    pdf_log.setLevel(logging.ERROR)
-    try:
-        pages = _loaders().PyPDFLoader(str(path)).load()
-    finally:
-        pdf_log.setLevel(level)
-    title = ""
-    if pages:
-        title = str(pages[0].metadata.get("title") or "").strip()
-    sections = [Section(p.page_content, int(p.metadata.get("page", i)) + 1) for i, p in enumerate(pages)]
-    return Loaded(title=title or _stem_title(path), kind="pdf", sections=sections)
-
-
-def _load_docx(path: Path) -> Loaded:
-    docs = _loaders().Docx2txtLoader(str(path)).load()
-    text = re.sub(r"\n\s*\n+", "\n\n", "\n".join(d.page_content for d in docs))
-    return Loaded(title=_stem_title(path), kind="docx", sections=[Section(text)])
-
-
-def _load_csv(path: Path) -> Loaded:
-    rows = _loaders().CSVLoader(str(path), autodetect_encoding=True).load()
-    text = "\n\n".join(r.page_content for r in rows)
-    return Loaded(title=_stem_title(path), kind="table", sections=[Section(text)])
-
-
-def _load_xlsx(path: Path) -> Loaded:
-    import openpyxl
-
-    wb = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
-    parts: list[str] = []
-    try:
-        for ws in wb.worksheets:
-            rows = ws.iter_rows(values_only=True)
-            header = next(rows, None)
-            if header is None:
-                continue
-            names = [str(h) if h is not None else f"column {i + 1}" for i, h in enumerate(header)]
-            parts.append(f"Sheet: {ws.title}")
-            for row in rows:
-                cells = [f"{n}: {v}" for n, v in zip(names, row, strict=False) if v is not None and str(v).strip()]
-                if cells:
-                    parts.append("\n".join(cells))
-    finally:
-        wb.close()
-    return Loaded(title=_stem_title(path), kind="table", sections=[Section("\n\n".join(parts))])
-
-
-LOADERS: dict[str, Callable[[Path], Loaded]] = {
-    ".txt": _load_text, ".text": _load_text, ".md": _load_text, ".markdown": _load_text,
-    ".html": _load_html, ".htm": _load_html, ".pdf": _load_pdf, ".docx": _load_docx,
-    ".csv": _load_csv, ".xlsx": _load_xlsx,
-}
 
 
 def summary_line(title: str, text: str, limit: int = 200) -> str:

@@ -1,0 +1,171 @@
+"""Reading one file into text: a loader per file type, and the text encoding of plain-text files.
+
+Text files (.txt, .md, .csv) may be UTF-8 (with or without a byte-order mark), UTF-16 or UTF-32
+with a byte-order mark, or a legacy 8-bit encoding such as Latin-1 or cp1252. The encoding is
+told by the byte-order mark, else by strict UTF-8, else by charset-normalizer, with cp1252
+preferred where it decodes the bytes as cleanly as charset-normalizer's own pick.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import logging
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+TEXT_KINDS = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
+              ".pdf": "pdf", ".docx": "docx", ".csv": "table", ".xlsx": "table"}
+
+# Byte-order marks, longest first: the UTF-32 LE mark begins with the UTF-16 LE one.
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+class TextEncodingError(ValueError):
+    """The bytes of a text file decode in no known text encoding."""
+
+
+@dataclass
+class Section:
+    """A piece of a loaded file: text plus the page it came from (PDF) or None."""
+
+    text: str
+    page: int | None = None
+
+
+@dataclass
+class Loaded:
+    title: str
+    kind: str
+    sections: list[Section]
+
+
+# --- encodings -------------------------------------------------------------------------------
+
+
+def detect_encoding(data: bytes) -> str:
+    """The Python codec that decodes ``data``."""
+    for bom, codec in _BOMS:
+        if data.startswith(bom):
+            return codec
+    try:
+        data.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data).best()
+    if best is None:
+        raise TextEncodingError("cannot tell the text encoding (binary data?)")
+    # A short text gives charset-normalizer little evidence: many code pages decode it without
+    # mess and it picks one of them, often a Central European or even a CJK one. Where cp1252
+    # decodes the bytes as cleanly as its pick, cp1252 it is: legacy Western files mostly are,
+    # and its printable characters include all of Latin-1's.
+    western = from_bytes(data, cp_isolation=["cp1252"]).best()
+    if western is not None and western.chaos <= best.chaos:
+        return "cp1252"
+    return best.encoding
+
+
+def decode_text(data: bytes) -> str:
+    """``data`` as text, in its detected encoding, without a byte-order mark and with ``\\n`` line ends."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding=detect_encoding(data)).read()
+
+
+# --- loaders ------------------------------------------------------------------------------
+
+
+def _loaders() -> Any:
+    """langchain-community's document loaders, without its import-time deprecation notice."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from langchain_community import document_loaders
+    return document_loaders
+
+
+def _stem_title(path: Path) -> str:
+    return path.stem.replace("_", " ").replace("-", " ").strip() or path.name
+
+
+def _load_text(path: Path) -> Loaded:
+    text = decode_text(path.read_bytes())
+    kind = TEXT_KINDS.get(path.suffix.lower(), "txt")
+    title = _stem_title(path)
+    if kind == "md":
+        m = re.search(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", text, re.MULTILINE)
+        if m:
+            title = m.group(1).strip()
+    return Loaded(title=title, kind=kind, sections=[Section(text)])
+
+
+def _load_csv(path: Path) -> Loaded:
+    encoding = detect_encoding(path.read_bytes())
+    rows = _loaders().CSVLoader(str(path), encoding=encoding).load()
+    text = "\n\n".join(r.page_content for r in rows)
+    return Loaded(title=_stem_title(path), kind="table", sections=[Section(text)])
+
+
+def _load_html(path: Path) -> Loaded:
+    docs = _loaders().BSHTMLLoader(str(path), bs_kwargs={"features": "html.parser"}, get_text_separator="\n").load()
+    text = "\n".join(d.page_content for d in docs)
+    text = re.sub(r"\n\s*\n+", "\n\n", text)
+    title = str(docs[0].metadata.get("title") or "").strip() if docs else ""
+    return Loaded(title=title or _stem_title(path), kind="html", sections=[Section(text)])
+
+
+def _load_pdf(path: Path) -> Loaded:
+    # pypdf logs warnings about damaged files; the failure itself is reported in the summary.
+    pdf_log = logging.getLogger("pypdf")
+    level = pdf_log.level
+    pdf_log.setLevel(logging.ERROR)
+    try:
+        pages = _loaders().PyPDFLoader(str(path)).load()
+    finally:
+        pdf_log.setLevel(level)
+    title = ""
+    if pages:
+        title = str(pages[0].metadata.get("title") or "").strip()
+    sections = [Section(p.page_content, int(p.metadata.get("page", i)) + 1) for i, p in enumerate(pages)]
+    return Loaded(title=title or _stem_title(path), kind="pdf", sections=sections)
+
+
+def _load_docx(path: Path) -> Loaded:
+    docs = _loaders().Docx2txtLoader(str(path)).load()
+    text = re.sub(r"\n\s*\n+", "\n\n", "\n".join(d.page_content for d in docs))
+    return Loaded(title=_stem_title(path), kind="docx", sections=[Section(text)])
+
+
+def _load_xlsx(path: Path) -> Loaded:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(str(path), read_only=True, data_only=True)
+    parts: list[str] = []
+    try:
+        for ws in wb.worksheets:
+            rows = ws.iter_rows(values_only=True)
+            header = next(rows, None)
+            if header is None:
+                continue
+            names = [str(h) if h is not None else f"column {i + 1}" for i, h in enumerate(header)]
+            parts.append(f"Sheet: {ws.title}")
+            for row in rows:
+                cells = [f"{n}: {v}" for n, v in zip(names, row, strict=False) if v is not None and str(v).strip()]
+                if cells:
+                    parts.append("\n".join(cells))
+    finally:
+        wb.close()
+    return Loaded(title=_stem_title(path), kind="table", sections=[Section("\n\n".join(parts))])
+
+
+LOADERS: dict[str, Callable[[Path], Loaded]] = {
+    ".txt": _load_text, ".text": _load_text, ".md": _load_text, ".markdown": _load_text,
+    ".html": _load_html, ".htm": _load_html, ".pdf": _load_pdf, ".docx": _load_docx,
+    ".csv": _load_csv, ".xlsx": _load_xlsx,
+}
