@@ -11,3 +11,11 @@ class InputError(HopgraphError):
 
 class ModelSpecError(HopgraphError):
     """The model spec names no known model, or its settings are missing."""
+
+
+class RunFailedError(HopgraphError):
+    """A run could not do its work: the model or the index failed. ``exit_reason`` says which."""
+
+    def __init__(self, message: str, exit_reason: str = "") -> None:
+        super().__init__(message)
+        self.exit_reason = exit_reason
