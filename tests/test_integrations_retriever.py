@@ -5,10 +5,8 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from typing import Any
-from uuid import UUID
 
 import pytest
-from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import Document
 from langchain_core.output_parsers import StrOutputParser
 from langchain_core.prompts import ChatPromptTemplate
@@ -20,6 +18,7 @@ from hopgraph import Context, HopgraphRetriever, run
 from hopgraph.errors import RunFailedError
 from hopgraph.index.backend import BackendError
 from hopgraph.index.factory import close_backend
+from tests.support.callbacks import Recorder
 from tests.support.contracts import PAGES, make_contract_index, whole_text
 from tests.support.openai_server import ScriptedOpenAI, chat_text
 
@@ -93,38 +92,6 @@ async def test_ainvoke_and_batch_give_what_invoke_gives(index: str) -> None:
     assert batched[1] == retriever.invoke(other)
     assert batched[1][0].metadata["id"] == "carrow"
     assert await retriever.abatch([QUESTION]) == [expected]
-
-
-class Recorder(BaseCallbackHandler):
-    """Every run start with its id, parent and name."""
-
-    def __init__(self) -> None:
-        self.starts: list[tuple[str, str, UUID, UUID | None]] = []
-
-    def _record(self, kind: str, serialized: Any, run_id: UUID, parent_run_id: UUID | None, **kwargs: Any) -> None:
-        name = kwargs.get("name") or (serialized or {}).get("name", "")
-        self.starts.append((kind, str(name), run_id, parent_run_id))
-
-    def on_retriever_start(
-        self, serialized: Any, query: str, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
-    ) -> None:
-        self._record("retriever", serialized, run_id, parent_run_id, **kwargs)
-
-    def on_chain_start(
-        self, serialized: Any, inputs: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
-    ) -> None:
-        self._record("chain", serialized, run_id, parent_run_id, **kwargs)
-
-    def on_chat_model_start(
-        self, serialized: Any, messages: Any, *, run_id: UUID, parent_run_id: UUID | None = None, **kwargs: Any
-    ) -> None:
-        self._record("chat_model", serialized, run_id, parent_run_id, **kwargs)
-
-    def runs(self, kind: str, name: str | None = None) -> list[tuple[str, str, UUID, UUID | None]]:
-        return [s for s in self.starts if s[0] == kind and (name is None or s[1] == name)]
-
-    def parent_of(self, run_id: UUID | None) -> tuple[str, str, UUID, UUID | None] | None:
-        return next((s for s in self.starts if s[2] == run_id), None)
 
 
 def format_docs(docs: list[Document]) -> str:
