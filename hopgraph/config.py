@@ -38,6 +38,22 @@ def _env_reranker() -> str | None:
     return os.environ.get("HOPGRAPH_RERANKER") or None
 
 
+DEFAULT_MODEL_TIMEOUT_S = 240.0
+
+
+def _env_model_timeout() -> float:
+    raw = os.environ.get("HOPGRAPH_MODEL_TIMEOUT")
+    if not raw:
+        return DEFAULT_MODEL_TIMEOUT_S
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise ValueError(f"HOPGRAPH_MODEL_TIMEOUT must be a number of seconds above 0, not {raw!r}")
+    return seconds
+
+
 @dataclass
 class Context:
     """Run settings. The model never sees or chooses any of these."""
@@ -66,8 +82,12 @@ class Context:
     rerank_candidates: int = 30
     """Chunk candidates the reranker sees per search."""
     tool_timeout_s: float = 30.0
-    model_timeout_s: float = 120.0
+    """Seconds the tool calls of one round may take together."""
+    model_timeout_s: float = field(default_factory=_env_model_timeout)
+    """The longest one model call may take, all retries included (default HOPGRAPH_MODEL_TIMEOUT or 240);
+    one attempt gets at most half of it."""
     model_max_retries: int = 4
+    """Retries of a model call on timeouts, connection errors, 429 and 5xx (a refused connection: one)."""
     profile: str | None = None
     """Answer mode: ``fast`` or ``thorough``; remembered for the thread once chosen."""
     chunk_budget: int = 12

@@ -16,3 +16,20 @@ def add_index_options(parser: argparse.ArgumentParser) -> None:
         help=f"container the caller may see (repeatable; default {DEFAULT_CONTAINER})",
     )
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="only documents with this tag")
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds above 0, not {text!r}")
+    return seconds
+
+
+def add_model_timeout_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model-timeout", type=positive_seconds, metavar="SECONDS",
+        help="the longest one model call may take, all retries included (default: HOPGRAPH_MODEL_TIMEOUT or 240)",
+    )

@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from hopgraph.commands._common import add_index_options
+from hopgraph.commands._common import add_index_options, add_model_timeout_option
 from hopgraph.config import DEFAULT_CONTAINER, Context
 
 # Runs that ended because something outside the loop failed, not because retrieval finished.
@@ -22,6 +22,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--thread", metavar="ID", help="continue (or start) a conversation thread")
     parser.add_argument("--model", metavar="SPEC", help="builtin, sid-1, openai:<model>, openai-responses:<model>")
     parser.add_argument("--base-url", metavar="URL", help="model endpoint override")
+    add_model_timeout_option(parser)
     parser.add_argument("--mode", choices=("ids", "answer"), default="ids")
     parser.add_argument("--profile", choices=("fast", "thorough"), help="answer effort (remembered per thread)")
     parser.add_argument("--max-turns", type=int, default=10)
@@ -40,6 +41,8 @@ def context_from_args(args: argparse.Namespace) -> Context:
         kwargs["model"] = args.model
     if args.base_url:
         kwargs["base_url"] = args.base_url
+    if args.model_timeout:
+        kwargs["model_timeout_s"] = args.model_timeout
     if args.index:
         kwargs["index"] = args.index
         kwargs["qdrant_url"] = None

@@ -7,12 +7,14 @@ import json
 import tempfile
 from typing import Any
 
+from hopgraph.commands._common import add_model_timeout_option
 from hopgraph.config import Context
 
 
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser("demo", help="run the sample questions over the bundled demo corpus (offline)")
     parser.add_argument("--model", metavar="SPEC", help="model spec (default: HOPGRAPH_MODEL or builtin)")
+    add_model_timeout_option(parser)
     parser.add_argument("--mode", choices=("ids", "answer", "both"), default="both")
     parser.add_argument("--json", action="store_true", help="print one JSON object per question")
     parser.set_defaults(func=run)
@@ -41,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
                                               "containers": item.get("containers") or containers}
                     if args.model:
                         kwargs["model"] = args.model
+                    if args.model_timeout:
+                        kwargs["model_timeout_s"] = args.model_timeout
                     result = run_question(item["question"], context=Context(**kwargs))
                     if args.json:
                         print(json.dumps({"question": item["question"], "mode": mode, **result}, ensure_ascii=False))

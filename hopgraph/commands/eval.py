@@ -7,7 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hopgraph.evals.data import EvalError
+from hopgraph.commands._common import add_model_timeout_option
+from hopgraph.evals import EvalError, require_eval_extra
 
 
 def add_parser(sub: Any) -> None:
@@ -20,6 +21,7 @@ def add_parser(sub: Any) -> None:
                         help="folder with corpus.jsonl, queries.jsonl, qrels.tsv")
     parser.add_argument("--queries", metavar="FILE", help="queries file (default DIR/queries.jsonl)")
     parser.add_argument("--model", metavar="SPEC", help="model spec (default HOPGRAPH_MODEL or builtin)")
+    add_model_timeout_option(parser)
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N judged queries")
     parser.add_argument("--out", metavar="DIR", help="where results.json, results.md and results.png go "
                                                      "(default eval-out/<dataset>)")
@@ -36,12 +38,16 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_eval_extra()  # before anything imports the metrics or the plots
     from hopgraph.evals.report import markdown
     from hopgraph.evals.runner import EvalOptions, evaluate
 
     if args.depth < 1:
         raise EvalError("--depth must be at least 1")
     model = args.model or os.environ.get("HOPGRAPH_MODEL") or "builtin"
+    if args.model_timeout:
+        # Every Context of this process (the runner builds its own) takes its default from here.
+        os.environ["HOPGRAPH_MODEL_TIMEOUT"] = str(args.model_timeout)
     out = args.out or str(Path("eval-out") / Path(args.data).expanduser().resolve().name)
     opts = EvalOptions(
         data=args.data, queries=args.queries, model=model, limit=args.limit, out=out, runs=args.runs,

@@ -13,6 +13,7 @@ from langchain_core.language_models import BaseChatModel
 
 from hopgraph.config import Context
 from hopgraph.errors import ModelSpecError
+from hopgraph.models.retry import attempt_share, call_with_deadline, request_timeout
 from hopgraph.tools.base import Tool
 
 SID_DEFAULT_BASE_URL = "https://api.sid-1.com/v1"
@@ -75,14 +76,14 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
             raise ModelSpecError("SID_API_KEY is not set; the sid-1 model needs it")
         model: BaseChatModel = ChatOpenAI(
             model=kind.name, base_url=base_url, api_key=key,  # type: ignore[arg-type]
-            timeout=context.model_timeout_s, max_retries=context.model_max_retries,
+            timeout=_first_attempt_timeout(context), max_retries=0,
         )
         return model, kind
     if kind.family == "openai":
         base_url = context.base_url or os.environ.get("OPENAI_BASE_URL") or None
         model = ChatOpenAI(
             model=kind.name, base_url=base_url, api_key=_openai_key("OPENAI_API_KEY", base_url),  # type: ignore[arg-type]
-            timeout=context.model_timeout_s, max_retries=context.model_max_retries,
+            timeout=_first_attempt_timeout(context), max_retries=0,
         )
         return model, kind
     from hopgraph.models.responses import make_responses_model
@@ -91,9 +92,37 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
     # Only the Responses path takes a reasoning effort: chat.completions servers reject it for most models.
     extra = {"reasoning_effort": reasoning_effort} if reasoning_effort else {}
     model = make_responses_model(
-        kind.name, base_url=base_url, timeout=context.model_timeout_s, max_retries=context.model_max_retries, **extra
+        kind.name, base_url=base_url, timeout=attempt_share(context.model_timeout_s, context.model_max_retries),
+        max_retries=context.model_max_retries, total_timeout_s=context.model_timeout_s, **extra,
     )
     return model, kind
+
+
+def _first_attempt_timeout(context: Context) -> Any:
+    # Each call passes its attempt's own timeout (see invoke_model); this covers any other use of the client.
+    return request_timeout(attempt_share(context.model_timeout_s, context.model_max_retries))
+
+
+def model_endpoint(model: Any, context: Context) -> str:
+    """Where a chat model sends its requests, for messages."""
+    return str(getattr(model, "openai_api_base", None) or getattr(model, "base_url", None) or context.base_url
+               or "the default endpoint")
+
+
+def invoke_model(bound: Any, prompt: list[Any], model: BaseChatModel, kind: ModelKind, context: Context) -> Any:
+    """One model call within ``context.model_timeout_s``, retries included (see hopgraph.models.retry).
+
+    OpenAI-compatible chat models get each attempt's timeout per request; the Responses model keeps
+    its own retries (one Idempotency-Key for all of them) under the same deadline; the built-in
+    policies and caller-supplied models are called as they are.
+    """
+    if kind.family not in ("sid", "openai"):
+        return bound.invoke(prompt)
+    return call_with_deadline(
+        lambda timeout: bound.invoke(prompt, timeout=timeout),
+        total_s=context.model_timeout_s, max_retries=context.model_max_retries,
+        where=model_endpoint(model, context),
+    )
 
 
 def bind_tools(model: BaseChatModel, kind: ModelKind, tools: tuple[Tool, ...]) -> Any:

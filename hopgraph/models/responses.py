@@ -17,7 +17,6 @@ import functools
 import inspect
 import json
 import os
-import random
 import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
@@ -39,8 +38,9 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from hopgraph.models.retry import ModelTimeoutError, call_with_deadline, request_timeout
+
 TERMINAL = ("completed", "incomplete", "failed", "cancelled")
-RETRY_STATUS = (408, 409, 429, 500, 502, 503, 504)
 OPTIONS_ENV = "HOPGRAPH_RESPONSES_OPTIONS"
 RAW_KEY = "responses_output"  # AIMessage.additional_kwargs key holding the raw output items
 
@@ -70,9 +70,11 @@ class ResponsesChatModel(BaseChatModel):
     base_url: str | None = None
     api_key: str | None = Field(default=None, repr=False)
     timeout: float = 120.0
-    """Seconds per HTTP request."""
+    """Seconds per HTTP request (connecting gets at most hopgraph.models.retry.CONNECT_TIMEOUT_S of them)."""
     max_retries: int = 4
     """Retries of one request on 429, 5xx, timeouts and connection errors."""
+    total_timeout_s: float | None = None
+    """The longest one request may take, retries included; default: every attempt's full timeout."""
     retry_base_s: float = 0.5
     retry_max_s: float = 20.0
     background: bool = False
@@ -114,7 +116,7 @@ class ResponsesChatModel(BaseChatModel):
 
         # Our own retry loop owns retries so every attempt carries the same Idempotency-Key.
         common: dict[str, Any] = {
-            "timeout": self.timeout,
+            "timeout": request_timeout(self.timeout),
             "max_retries": 0,
             "default_headers": self.default_headers,
         }
@@ -219,7 +221,9 @@ class ResponsesChatModel(BaseChatModel):
         headers = {"Idempotency-Key": f"hopgraph-{uuid.uuid4().hex}"}
         try:
             resp = self._retrying(
-                lambda: self.client.responses.create(**direct, extra_body=extra or None, extra_headers=headers)
+                lambda timeout: self.client.responses.create(
+                    **direct, extra_body=extra or None, extra_headers=headers, timeout=timeout
+                )
             )
         except Exception as exc:
             raise self._translate(exc, body) from exc
@@ -238,34 +242,22 @@ class ResponsesChatModel(BaseChatModel):
                     " cancelled"
                 )
             time.sleep(self.poll_interval_s)
-            resp = _dump(self._retrying(lambda: self.client.responses.retrieve(rid)))
+            resp = _dump(self._retrying(lambda timeout: self.client.responses.retrieve(rid, timeout=timeout)))
         return resp
 
-    def _retrying(self, call: Callable[[], Any]) -> Any:
-        import openai
+    def _retrying(self, call: Callable[[Any], Any]) -> Any:
+        """``call(timeout)`` with retries, each attempt at most ``timeout``, all within ``total_timeout_s``."""
+        total = self.total_timeout_s
+        if total is None:
+            total = (self.max_retries + 1) * self.timeout + self.max_retries * self.retry_max_s
+        return call_with_deadline(
+            call, total_s=total, max_retries=self.max_retries, attempt_s=self.timeout,
+            where=self.base_url or self.azure_endpoint or "the OpenAI API",
+            base_s=self.retry_base_s, max_wait_s=self.retry_max_s,
+        )
 
-        attempt = 0
-        while True:
-            try:
-                return call()
-            except (openai.APITimeoutError, openai.APIConnectionError, openai.APIStatusError) as exc:
-                status = getattr(exc, "status_code", None)
-                retryable = status is None or status in RETRY_STATUS
-                if not retryable or attempt >= self.max_retries:
-                    raise
-                time.sleep(self._backoff(attempt, exc))
-                attempt += 1
-
-    def _backoff(self, attempt: int, exc: Exception) -> float:
-        response = getattr(exc, "response", None)
-        after = response.headers.get("retry-after") if response is not None else None
-        if after:
-            try:
-                return min(float(after), self.retry_max_s)
-            except ValueError:
-                pass
-        delay = min(self.retry_base_s * 2**attempt, self.retry_max_s)
-        return delay * (0.5 + random.random() / 2)
+    def _delete_one(self, rid: str, timeout: Any) -> Any:
+        return self.client.responses.delete(rid, timeout=timeout)
 
     def _translate(self, exc: Exception, body: dict[str, Any]) -> Exception:
         import openai
@@ -279,8 +271,8 @@ class ResponsesChatModel(BaseChatModel):
                     f"the provider no longer has response {body['previous_response_id']} that this conversation"
                     " continues from (expired or deleted); start a new conversation"
                 )
-        if isinstance(exc, openai.APITimeoutError):
-            return ResponsesTimeoutError(f"the Responses API did not answer within {self.timeout:.0f}s")
+        if isinstance(exc, ModelTimeoutError | openai.APITimeoutError):
+            return ResponsesTimeoutError(f"the Responses API did not answer ({exc})")
         return exc
 
     def _to_message(self, resp: dict[str, Any], body: dict[str, Any]) -> AIMessage:
@@ -362,7 +354,7 @@ class ResponsesChatModel(BaseChatModel):
         deleted = []
         for rid in stored_response_ids(messages):
             try:
-                self._retrying(functools.partial(self.client.responses.delete, rid))
+                self._retrying(functools.partial(self._delete_one, rid))
             except openai.NotFoundError:
                 continue
             deleted.append(rid)

@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
-from hopgraph.models import bind_tools, make_chat_model
+from hopgraph.models import bind_tools, invoke_model, make_chat_model
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import system_prompt
 from hopgraph.state import State
@@ -24,7 +24,8 @@ def _describe_model_error(exc: Exception, context: Context) -> str:
     name = type(exc).__name__
     where = f" at {context.base_url}" if context.base_url else ""
     if "Connection" in name or "Timeout" in name:
-        return f"the model{where} could not be reached ({name}: {exc}); check the URL and that the server runs"
+        return (f"the model{where} could not be reached ({name}: {exc}); check the URL and that the server runs"
+                f" (time allowed per model call: {context.model_timeout_s:g} s, --model-timeout)")
     return f"the model call failed ({name}: {exc})"
 
 
@@ -51,9 +52,10 @@ def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
                          f"{limits.token_budget}"}
     bound = bind_tools(model, kind, tools)
     try:
-        reply = bound.invoke(prompt)
-    except Exception as exc:  # the model's own client already retried with backoff
-        log.error("model call failed: %s", exc)
+        reply = invoke_model(bound, prompt, model, kind, context)
+    except Exception as exc:  # already retried with backoff within the call's deadline
+        # The error travels in the result; callers print it once.
+        log.info("model call failed: %s", exc)
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
         return {"pending_exit": "model_error", "turns": turn, "trace": [*trace, entry],
                 "error": _describe_model_error(exc, context)}

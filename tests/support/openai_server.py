@@ -13,7 +13,8 @@ Usage::
 Each POST /v1/chat/completions (or /v1/responses) takes the next step of its queue. A step is a
 body dict (200), an ``http_error(...)``, or a callable ``(Request) -> step``. An empty queue
 answers 500 with "script exhausted", so an unexpected extra call fails loudly.
-``stream=True`` chat requests get the same answer as SSE chunks.
+``stream=True`` chat requests get the same answer as SSE chunks. A ``silent()`` step takes every
+request from then on and never answers (a server that accepts the connection and hangs).
 
 Responses API extras: ids are assigned (resp_N, msg_N, fc_N, call_N, rs_N); stored responses
 (``store: true``) can be fetched, deleted and chained with ``previous_response_id`` (an unknown
@@ -25,6 +26,7 @@ a repeated ``Idempotency-Key`` replays the first successful answer without takin
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import itertools
 import json
@@ -46,6 +48,7 @@ class Request:
     headers: dict[str, str]
     body: Any
     replayed: bool = False
+    received: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -53,6 +56,15 @@ class HTTPError:
     status: int
     body: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Silent:
+    """A step that takes the request and never answers (until the server stops)."""
+
+
+def silent() -> Silent:
+    return Silent()
 
 
 def http_error(
@@ -162,6 +174,7 @@ class ScriptedOpenAI:
         self._ids: dict[str, itertools.count[int]] = {}
         self._lock = threading.Lock()
         self._id_lock = threading.Lock()
+        self._stopping = threading.Event()
         self._httpd = ThreadingHTTPServer((host, port), self._handler())
         self._httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
@@ -181,6 +194,7 @@ class ScriptedOpenAI:
         return self
 
     def stop(self) -> None:
+        self._stopping.set()
         self._httpd.shutdown()
         self._httpd.server_close()
 
@@ -233,8 +247,13 @@ class ScriptedOpenAI:
             if not queue:
                 return http_error(500, "script exhausted")
             step = queue.popleft()
+            if isinstance(step, Silent):
+                queue.appendleft(step)  # silent for good: every later request too
         while callable(step):
             step = step(req)
+        if isinstance(step, Silent):
+            self._stopping.wait()
+            return http_error(503, "server stopped")
         return step
 
     def _chat_completion(self, req: Request) -> tuple[int, Any, dict[str, str]]:
@@ -393,7 +412,8 @@ class ScriptedOpenAI:
                 for k, v in headers.items():
                     self.send_header(k, v)
                 self.end_headers()
-                self.wfile.write(data)
+                with contextlib.suppress(OSError):  # the client gave up waiting (timeouts, Ctrl-C)
+                    self.wfile.write(data)
 
             do_GET = do_POST = do_DELETE = _serve
 

@@ -1,0 +1,165 @@
+"""One model call's deadline: a silent server, a closed port, Ctrl-C while waiting (real HTTP, real CLI)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hopgraph import Context, run
+from hopgraph.index.memory import MemoryBackend
+from tests.support.openai_server import ScriptedOpenAI, chat_text, silent
+
+
+@pytest.fixture(autouse=True)
+def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "HOPGRAPH_MODEL", "HOPGRAPH_MODEL_TIMEOUT"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def _backend() -> MemoryBackend:
+    b = MemoryBackend()
+    b.add_text("acme", "Acme contract", "Acme Corp supplies steel bolts.")
+    return b
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _cli_env(tmp_path: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("HOPGRAPH_MODEL", "HOPGRAPH_MODEL_TIMEOUT", "QDRANT_URL", "POSTGRES_URI", "DATABASE_URI",
+                 "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        env.pop(name, None)
+    env.update(HOPGRAPH_INDEX=str(tmp_path / "index"), HOPGRAPH_CHECKPOINT_DB=str(tmp_path / "threads.sqlite"))
+    return env
+
+
+def _retry_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "retrying in" in line]
+
+
+def test_silent_server_gives_up_within_the_timeout(caplog: pytest.LogCaptureFixture) -> None:
+    with ScriptedOpenAI() as srv:
+        srv.chat(silent())
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="hopgraph.models"):
+            result = run("Who supplies bolts?", context=Context(
+                model="openai:m", base_url=srv.base_url, backend=_backend(), model_timeout_s=2))
+        finished = time.monotonic()
+        requests = [r for r in srv.requests if r.path.endswith("/chat/completions")]
+    attempts = len(requests)
+    assert finished - started < 6, finished - started  # the old client waited 120 s x 5 attempts
+    waited = finished - requests[0].received
+    assert 1.5 <= waited < 2.5, waited  # it waited for an answer, but no longer than the budget
+    assert result["exit_reason"] == "model_error"
+    assert "no answer within 2 s, retries included" in result["error"]
+    assert attempts == 2  # each attempt may take half the budget: one retry fits
+    retries = [r.getMessage() for r in caplog.records if "retrying in" in r.getMessage()]
+    assert len(retries) == 1
+    assert f"model at {srv.base_url}: no answer within 1.0 s; retrying in" in retries[0]
+
+
+def test_ask_says_on_stderr_that_it_retries(tmp_path: Path) -> None:
+    with ScriptedOpenAI() as srv:
+        srv.chat(silent())
+        started = time.monotonic()
+        proc = subprocess.run(
+            [sys.executable, "-m", "hopgraph.cli", "ask", "Who supplies bolts?", "--model", "openai:m",
+             "--base-url", srv.base_url, "--model-timeout", "2"],
+            env=_cli_env(tmp_path), capture_output=True, text=True, timeout=60)
+        finished = time.monotonic()
+        first_request = srv.requests[0].received
+    assert proc.returncode == 2, proc.stderr
+    assert finished - started < 30  # start-up included; the old client waited 120 s x 5 attempts
+    assert finished - first_request < 4, finished - first_request  # 2 s for the call, then exit
+    retries = _retry_lines(proc.stderr)
+    assert len(retries) == 1 and "no answer within 1.0 s" in retries[0], proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "no answer within 2 s" in errors[0], proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_nothing_listening_fails_fast(caplog: pytest.LogCaptureFixture) -> None:
+    url = f"http://127.0.0.1:{_free_port()}/v1"
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="hopgraph.models"):
+        result = run("q", context=Context(model="openai:m", base_url=url, backend=_backend(), model_timeout_s=60))
+    elapsed = time.monotonic() - started
+    assert elapsed < 3, elapsed  # a refused connection is retried once, not for a minute
+    assert result["exit_reason"] == "model_error" and "could not be reached" in result["error"]
+    retries = [r.getMessage() for r in caplog.records if "retrying in" in r.getMessage()]
+    assert len(retries) == 1 and "cannot connect" in retries[0]
+
+
+def test_responses_model_keeps_the_same_deadline(caplog: pytest.LogCaptureFixture) -> None:
+    with ScriptedOpenAI() as srv:
+        srv.respond(silent())
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="hopgraph.models"):
+            result = run("q", context=Context(model="openai-responses:m", base_url=srv.base_url,
+                                              backend=_backend(), model_timeout_s=2))
+        finished = time.monotonic()
+        requests = srv.response_requests()
+        keys = {r.headers.get("idempotency-key") for r in requests}
+    assert finished - started < 6, finished - started
+    assert finished - requests[0].received < 2.5
+    assert result["exit_reason"] == "model_error"
+    # The retries are the same logical request (the server then says the first is still in progress).
+    assert len(keys) == 1 and len(requests) >= 2
+    assert any("retrying in" in r.getMessage() for r in caplog.records)
+
+
+def test_model_timeout_option_is_checked(tmp_path: Path) -> None:
+    for command in ("ask", "demo", "eval"):
+        args = ["--model-timeout", "0"] + (["q"] if command == "ask" else ["--data", "x"] if command == "eval" else [])
+        proc = subprocess.run([sys.executable, "-m", "hopgraph.cli", command, *args], env=_cli_env(tmp_path),
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and "must be a number of seconds above 0" in proc.stderr, (command, proc.stderr)
+
+
+def test_ctrl_c_stops_a_waiting_run_and_keeps_the_thread(tmp_path: Path) -> None:
+    env = _cli_env(tmp_path)
+    with ScriptedOpenAI() as srv:
+        # Turn one: the model answers without tools twice (a nudge, then the end of the run).
+        srv.chat(chat_text("Acme, I think."), chat_text("Acme."), silent())
+        base = [sys.executable, "-m", "hopgraph.cli", "ask", "--model", "openai:m", "--base-url", srv.base_url,
+                "--thread", "t1"]
+        first = subprocess.run([*base, "Who supplies bolts?"], env=env, capture_output=True, text=True, timeout=120)
+        assert first.returncode == 0, first.stderr
+        answered = len(srv.chat_requests())
+        proc = subprocess.Popen([*base, "And who supplies nuts?", "--model-timeout", "600"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 60
+            while len(srv.chat_requests()) == answered and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert len(srv.chat_requests()) > answered, "the second run never called the model"
+            time.sleep(0.3)
+            interrupted = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            _, stderr = proc.communicate(timeout=20)
+            stopped_in = time.monotonic() - interrupted
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 130, stderr
+    assert stopped_in < 3, stopped_in
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    shown = subprocess.run([sys.executable, "-m", "hopgraph.cli", "threads", "show", "t1"], env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    humans = [m["content"] for m in json.loads(shown.stdout)["messages"] if m["role"] == "human"]
+    assert humans[0] == "Who supplies bolts?"
