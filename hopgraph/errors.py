@@ -13,6 +13,10 @@ class ModelSpecError(HopgraphError):
     """The model spec names no known model, or its settings are missing."""
 
 
+class AccessError(HopgraphError):
+    """The caller asked for something it may not have: a container, a setting, a thread."""
+
+
 class RunFailedError(HopgraphError):
     """A run could not do its work: the model or the index failed. ``exit_reason`` says which."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hopgraph.access import run_containers
 from hopgraph.config import Context
 from hopgraph.index.backend import Scope, SearchBackend
 
@@ -15,4 +16,5 @@ def get_backend(context: Context) -> SearchBackend:
 
 
 def get_scope(context: Context) -> Scope:
-    return Scope(containers=tuple(context.containers), tags=tuple(context.tags))
+    # Local callers are trusted with every container; the served graph resolved its identity's before this.
+    return Scope(containers=tuple(run_containers(context.containers, None)), tags=tuple(context.tags))

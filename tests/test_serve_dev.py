@@ -2,14 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,82 +10,28 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support.dev_server import dev_server as running_dev_server
+from tests.support.dev_server import server_env
 from tests.support.index import make_index
 from tests.support.postgres import count_rows, drop_schema, new_schema, require_postgres
-
-ROOT = Path(__file__).resolve().parents[1]
-STARTUP_TIMEOUT_S = 90
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _langgraph_bin() -> str:
-    path = Path(sys.executable).parent / "langgraph"
-    assert path.exists(), f"langgraph CLI not found next to {sys.executable}; install langgraph-cli[inmem]"
-    return str(path)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def dev_server(request, tmp_path):
     index = make_index(str(tmp_path / "index"))  # closed again before the server opens it
     db = tmp_path / "checkpoints.sqlite"
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("POSTGRES_URI", "DATABASE_URI", "QDRANT_URL")}
     store: Store = Store(sqlite=db)
+    overrides = {"HOPGRAPH_INDEX": index, "HOPGRAPH_CHECKPOINT_DB": str(db)}
     if request.param == "postgres":
         store = Store(pg_uri=require_postgres(), schema=new_schema())
-        env.update(POSTGRES_URI=store.pg_uri, HOPGRAPH_CHECKPOINT_SCHEMA=store.schema)
-    env.update(
-        HOPGRAPH_INDEX=index,
-        HOPGRAPH_CHECKPOINT_DB=str(db),
-        HOPGRAPH_MODEL="builtin",
-        LANGSMITH_TRACING="false",
-        LANGGRAPH_CLI_NO_ANALYTICS="1",
-        LANGGRAPH_NO_VERSION_CHECK="true",
-    )
+        overrides.update(POSTGRES_URI=store.pg_uri, HOPGRAPH_CHECKPOINT_SCHEMA=store.schema)
     log_path = tmp_path / "server.log"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [_langgraph_bin(), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # own process group, so the whole server tree can be stopped
-        )
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"langgraph dev exited ({proc.returncode}):\n{log_path.read_text()[-6000:]}")
-            try:
-                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev not up after {STARTUP_TIMEOUT_S}s:\n{log_path.read_text()[-6000:]}")
-            time.sleep(0.5)
-        yield url, store, log_path
+        with running_dev_server(server_env(**overrides), log_path) as url:
+            yield url, store, log_path
     finally:
-        with_group(proc, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            with_group(proc, signal.SIGKILL)
-            proc.wait(timeout=5)
         if store.pg_uri:
             drop_schema(store.pg_uri, store.schema)
-
-
-def with_group(proc: subprocess.Popen, sig: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, sig)
 
 
 @dataclass
@@ -172,6 +111,15 @@ async def test_dev_server_threads_state_stream_and_delete(dev_server):
         assert answered["exit_reason"] in ("answered", "thrash"), answered
         assert "Bergen" in answered["answer"]
         assert answered["citations"] and answered["citations"][0]["title"] == "Norvik profile"
+
+        # Without an access file the server serves anyone, says so once at startup, and still keeps operator
+        # settings to the operator.
+        assert log_path.read_text().count("HOPGRAPH_AUTH_FILE is not set: anyone who can reach this server") == 1
+        with pytest.raises(httpx.HTTPStatusError) as refused:
+            await client.runs.wait(other, "hopgraph", input={"question": "Where is Norvik based?"},
+                                   context={"index": str(log_path.parent / "elsewhere")})
+        assert refused.value.response.status_code == 403 and "'index'" in refused.value.response.text
+        assert not (log_path.parent / "elsewhere").exists()
 
         # checkpointer.path from langgraph.json is what stores the thread.
         assert store.rows(tid) > 0

@@ -13,17 +13,24 @@ from hopgraph.nodes.finalize import finalize
 from hopgraph.nodes.generate import generate
 from hopgraph.nodes.prepare import prepare
 from hopgraph.nodes.tools import tools_node
+from hopgraph.serving.settings import ServedContext, with_served_context
 from hopgraph.state import InputState, OutputState, State
 
 
-def build_graph(checkpointer: Any = None) -> Any:
-    builder = StateGraph(State, context_schema=Context, input_schema=InputState, output_schema=OutputState)
-    builder.add_node("prepare", prepare)
-    builder.add_node("generate", generate)
-    builder.add_node("tools", tools_node)
-    builder.add_node("decide", decide)
-    builder.add_node("budget_notice", budget_notice)
-    builder.add_node("finalize", finalize)
+def build_graph(checkpointer: Any = None, *, served: bool = False) -> Any:
+    """The graph. ``served``: the schema callers of a server may set, each node given the full Context."""
+    schema: type = ServedContext if served else Context
+    builder = StateGraph(State, context_schema=schema, input_schema=InputState, output_schema=OutputState)
+
+    def add(name: str, node: Any) -> None:
+        builder.add_node(name, with_served_context(node) if served else node)
+
+    add("prepare", prepare)
+    add("generate", generate)
+    add("tools", tools_node)
+    add("decide", decide)
+    add("budget_notice", budget_notice)
+    add("finalize", finalize)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "generate")
     builder.add_edge("generate", "tools")

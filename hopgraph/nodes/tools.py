@@ -13,6 +13,7 @@ from langchain_core.messages import ToolMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
+from hopgraph.errors import AccessError
 from hopgraph.index.backend import BackendError, ScopeError
 from hopgraph.nodes.prepare import latest_question
 from hopgraph.runtime import get_backend, get_scope
@@ -66,7 +67,7 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     backend = None
     try:
         scope = get_scope(context)
-    except ScopeError as exc:
+    except (ScopeError, AccessError) as exc:
         scope_error = f"Refused: {exc}."
     if scope_error is None:
         try:

@@ -26,3 +26,22 @@ def make_index(path: str, container: str = "default") -> str:
     finally:
         close_backend(path)
     return path
+
+
+def make_container_index(path: str, containers: dict[str, dict[str, tuple[str, str]]]) -> str:
+    """An index holding, per container, documents given as ``{doc_id: (title, text)}``."""
+    from hopgraph.index.factory import close_backend, open_backend
+
+    backend = open_backend(path)
+    try:
+        backend.upsert(
+            [
+                Chunk(chunk_id=make_chunk_id(container, doc_id, 0), doc_id=doc_id, index=0, title=title, text=text,
+                      container=container)
+                for container, docs in containers.items()
+                for doc_id, (title, text) in docs.items()
+            ]
+        )
+    finally:
+        close_backend(path)
+    return path
