@@ -1,0 +1,168 @@
+"""The rules behind the served graph's access control, without a server: the access file, run settings, containers."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hopgraph.access import run_containers
+from hopgraph.config import DEFAULT_CONTAINER, Context
+from hopgraph.errors import AccessError
+from hopgraph.serving.identities import AuthFileError, IdentityFile, key_sha256, load_file
+from hopgraph.serving.settings import (
+    CLIENT_FIELDS,
+    OPERATOR_FIELDS,
+    ServedContext,
+    check_client_settings,
+    served_context,
+)
+
+
+def _write(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data) if not isinstance(data, str) else data)
+    return path
+
+
+def _identity(ident: str, *keys: str, containers: list[str] | None = None, admin: bool = False) -> dict[str, Any]:
+    return {"id": ident, "key_sha256": [key_sha256(k) for k in keys], "containers": containers or [], "admin": admin}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("{oops", "not valid JSON (line 1, column 2"),
+        ([], 'a JSON object with an "identities" list'),
+        ({"identities": [], "extra": 1}, "unknown top-level field(s): extra"),
+        ({"identities": [{"key_sha256": ["a" * 64]}]}, 'identity 1 needs a non-empty string "id"'),
+        ({"identities": [{"id": "a", "key_sha256": []}]}, "identity 'a' needs \"key_sha256\""),
+        ({"identities": [{"id": "a", "key_sha256": ["secret"]}]}, "64 hex digits"),
+        ({"identities": [{"id": "a", "key_sha256": ["a" * 64], "containers": "legal"}]}, "list of non-empty strings"),
+        ({"identities": [{"id": "a", "key_sha256": ["a" * 64], "admin": "yes"}]}, '"admin" must be true or false'),
+        ({"identities": [{"id": "a", "key_sha256": ["a" * 64], "key": "x"}]}, "unknown field(s): key"),
+        ({"identities": [{"id": "a", "key_sha256": ["a" * 64]}, {"id": "a", "key_sha256": ["b" * 64]}]},
+         "identity 'a' appears twice"),
+        ({"identities": [{"id": "a", "key_sha256": ["a" * 64]}, {"id": "b", "key_sha256": ["A" * 64]}]},
+         "listed more than once"),
+    ],
+)
+def test_a_malformed_access_file_says_what_is_wrong(tmp_path: Path, content: Any, message: str) -> None:
+    path = _write(tmp_path / "ids.json", content)
+    with pytest.raises(AuthFileError) as err:
+        load_file(str(path))
+    assert message in str(err.value) and str(path) in str(err.value)
+
+
+def test_keys_identify_their_identity_and_rotate(tmp_path: Path) -> None:
+    path = _write(tmp_path / "ids.json", {"identities": [
+        _identity("alice", "old-key", "new-key", containers=["legal"]),
+        _identity("root", "root-key", admin=True),
+    ]})
+    identities = IdentityFile(str(path))
+    alice = identities.identify("old-key")
+    assert alice is not None and alice.id == "alice" and alice.containers == ("legal",) and not alice.admin
+    assert identities.identify("new-key") == alice
+    root = identities.identify("root-key")
+    assert root is not None and root.admin
+    assert identities.identify("old-key ") is None and identities.identify("") is None
+    # The file names only hashes: no key is in it.
+    assert "old-key" not in path.read_text()
+
+    # Rotation: the old key is dropped from the file and stops working at once, the new one goes on.
+    _write(tmp_path / "next.json", {"identities": [_identity("alice", "new-key", containers=["legal"])]})
+    os.replace(tmp_path / "next.json", path)
+    assert identities.identify("old-key") is None
+    assert identities.identify("new-key") == alice
+
+
+def test_a_file_that_breaks_or_goes_away_locks_everyone_out(tmp_path: Path) -> None:
+    path = _write(tmp_path / "ids.json", {"identities": [_identity("alice", "k")]})
+    identities = IdentityFile(str(path))
+    assert identities.identify("k") is not None
+    path.write_text('{"identities": [')
+    with pytest.raises(AuthFileError, match="not valid JSON"):
+        identities.identify("k")
+    path.unlink()
+    with pytest.raises(AuthFileError, match="cannot read"):
+        identities.check()
+    _write(path, {"identities": [_identity("alice", "k")]})
+    assert identities.identify("k") is not None
+
+
+def test_run_containers_one_rule_for_identities_and_trusted_callers() -> None:
+    # A trusted local caller: the request stands; nothing asked means the default container.
+    assert run_containers(None, None) == [DEFAULT_CONTAINER]
+    assert run_containers(["a", "b"], None) == ["a", "b"]
+    # An identity: nothing asked means all of its containers; a subset stands; anything else is refused by name.
+    assert run_containers(None, ["a", "b"]) == ["a", "b"]
+    assert run_containers([], ["a", "b"]) == ["a", "b"]
+    assert run_containers(["b"], ["a", "b"]) == ["b"]
+    refusal = r"container 'c' is not among the containers this identity may search \(a, b\)"
+    with pytest.raises(AccessError, match=refusal):
+        run_containers(["a", "c"], ["a", "b"])
+    with pytest.raises(AccessError, match="may search no container"):
+        run_containers(None, [])
+    with pytest.raises(AccessError, match="list of names"):
+        run_containers("a", ["a"])
+
+
+def test_every_context_field_is_either_the_callers_or_the_operators() -> None:
+    from dataclasses import fields
+
+    every = {f.name for f in fields(Context)}
+    assert set(CLIENT_FIELDS) <= every
+    assert set(CLIENT_FIELDS) | set(OPERATOR_FIELDS) == every
+    for name in ("base_url", "index", "qdrant_url", "reranker", "chat_model", "backend"):
+        assert name in OPERATOR_FIELDS
+
+
+def test_client_settings_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HOPGRAPH_ALLOWED_MODELS", raising=False)
+    monkeypatch.setenv("HOPGRAPH_MODEL", "builtin")
+    monkeypatch.setenv("HOPGRAPH_MAX_TURNS", "4")
+    assert check_client_settings({"max_turns": 4, "mode": "answer", "thread_id": "t", "langgraph_auth_user": 1}) == {
+        "max_turns": 4, "mode": "answer"}
+    for settings, message in (
+        ({"mode": "answer", "base_url": "http://x"}, "'base_url' is set by the server's operator"),
+        ({"max_turns": 5}, "'max_turns' 5 is above this server's ceiling of 4 (HOPGRAPH_MAX_TURNS)"),
+        ({"max_turns": True}, "whole number"),
+        ({"token_budget": 0}, "whole number of at least 1"),
+        ({"model": "openai:gpt-4o"}, "model 'openai:gpt-4o' is not offered by this server; choose one of: builtin"),
+        ({"mode": "essay"}, "unknown mode 'essay'"),
+        ({"profile": "slow"}, "unknown profile 'slow'"),
+        ({"tags": "contract"}, "'tags' must be a list"),
+        ({"colour": "red"}, "unknown setting 'colour'"),
+    ):
+        with pytest.raises(AccessError) as err:
+            check_client_settings(settings)
+        assert message in str(err.value)
+    monkeypatch.setenv("HOPGRAPH_ALLOWED_MODELS", "builtin, openai:gpt-4o")
+    assert check_client_settings({"model": "openai:gpt-4o"}) == {"model": "openai:gpt-4o"}
+
+
+def test_served_context_fills_operator_fields_from_the_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOPGRAPH_INDEX", str(tmp_path / "operator-index"))
+    monkeypatch.setenv("HOPGRAPH_MODEL", "builtin")
+    monkeypatch.setenv("HOPGRAPH_MAX_TOKEN_BUDGET", "20000")
+    monkeypatch.delenv("HOPGRAPH_AUTH_FILE", raising=False)
+    context = served_context(ServedContext(mode="answer", max_turns=3), user=None)
+    assert context.mode == "answer" and context.max_turns == 3
+    assert context.index_dir() == str(tmp_path / "operator-index")
+    assert context.token_budget == 20000  # the default is brought under the operator's ceiling
+    assert context.containers == [DEFAULT_CONTAINER] and context.base_url is None and context.model == "builtin"
+    alice = {"identity": "alice", "containers": ["legal", "default"]}
+    assert served_context({}, alice).containers == ["legal", "default"]
+    assert served_context({"containers": ["legal"], "tags": ["nda"]}, alice).tags == ["nda"]
+    with pytest.raises(AccessError, match="'finance'"):
+        served_context({"containers": ["finance"]}, alice)
+
+
+def test_served_runs_without_an_identity_get_nothing_when_the_server_requires_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("HOPGRAPH_AUTH_FILE", str(tmp_path / "ids.json"))
+    with pytest.raises(AccessError, match="no authenticated identity"):
+        served_context({}, user=None)
