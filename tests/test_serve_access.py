@@ -14,6 +14,7 @@ import os
 import secrets
 import socketserver
 import threading
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ BOB_DOCS = {
     "kessler": ("Kessler profile", "Kessler is a cable supplier based in Graz, founded in 1988."),
 }
 QUESTION = "Which supplier delivered the project late?"
+JWT_SECRET = "the-identity-providers-shared-secret"
 
 
 @dataclass
@@ -158,6 +160,7 @@ def served(request, tmp_path_factory) -> Iterator[Served]:
         "HOPGRAPH_ALLOWED_MODELS": "builtin,openai:gpt-4o,sid-1",
         "OPENAI_API_KEY": "sk-operator-secret",
         "SID_API_KEY": "sid-operator-secret",
+        "HOPGRAPH_JWT_SECRET": JWT_SECRET,
     }
     schema = ""
     if request.param == "postgres":
@@ -373,6 +376,32 @@ async def test_key_changes_take_effect_without_restart(served: Served) -> None:
     finally:
         write_auth_file(served.auth_file, served.keys)
     assert isinstance(await bob.threads.search(limit=1), list)
+
+
+async def test_jwt_bearer_tokens_identify_too(served: Served) -> None:
+    import jwt
+
+    def token(**claims: Any) -> str:
+        body = {"sub": "carol", "containers": ["bob-docs"], "exp": int(time.time()) + 300, **claims}
+        return jwt.encode(body, JWT_SECRET, algorithm="HS256")
+
+    alice, carol = served.client("alice"), get_client(url=served.url, headers={"Authorization": f"Bearer {token()}"})
+    alice_tid = (await alice.threads.create())["thread_id"]
+    result = await carol.runs.wait(None, "hopgraph", input=_question(QUESTION))
+    assert isinstance(result, dict) and set(result["reported_ids"]) <= set(BOB_DOCS), result
+    await TALLY.as_if_missing("carol (jwt) get", lambda t, r: carol.threads.get(t), (alice_tid, str(uuid.uuid4())), [])
+    alices: dict[str, Any] = {"containers": ["alice-docs"]}
+    await TALLY.refused("cross_identity", "carol (jwt) names alice's container",
+                        carol.runs.wait(None, "hopgraph", input=_question(QUESTION), context=alices), 403)
+    expired = get_client(url=served.url, headers={"Authorization": f"Bearer {token(exp=int(time.time()) - 5)}"})
+    text = await TALLY.refused("cross_identity", "expired token", expired.threads.search(limit=1), 401)
+    assert "expired" in text
+    forged = jwt.encode({"sub": "root", "containers": [], "admin": True, "exp": int(time.time()) + 300},
+                        "not-the-providers-secret-but-long-enough", algorithm="HS256")
+    text = await TALLY.refused("cross_identity", "forged admin token",
+                               get_client(url=served.url, headers={"Authorization": f"Bearer {forged}"})
+                               .threads.search(limit=1), 401)
+    assert "Signature verification failed" in text
 
 
 def test_a_broken_access_file_stops_the_server_from_starting(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from hopgraph.access import run_containers
 from hopgraph.config import DEFAULT_CONTAINER, Context
 from hopgraph.errors import AccessError
+from hopgraph.serving.bearer_tokens import TokenError, TokenSetupError, verifier_from_env
 from hopgraph.serving.identities import AuthFileError, IdentityFile, key_sha256, load_file
 from hopgraph.serving.settings import (
     CLIENT_FIELDS,
@@ -166,3 +168,65 @@ def test_served_runs_without_an_identity_get_nothing_when_the_server_requires_on
     monkeypatch.setenv("HOPGRAPH_AUTH_FILE", str(tmp_path / "ids.json"))
     with pytest.raises(AccessError, match="no authenticated identity"):
         served_context({}, user=None)
+
+
+SECRET = "a-shared-secret-of-at-least-32-bytes!"
+
+
+def _token(key: Any, algorithm: str = "HS256", **claims: Any) -> str:
+    import jwt
+
+    body = {"sub": "carol", "containers": ["legal"], "exp": int(time.time()) + 600, **claims}
+    return jwt.encode({k: v for k, v in body.items() if v is not None}, key, algorithm=algorithm)
+
+
+def test_jwt_tokens_name_identity_and_containers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOPGRAPH_JWT_SECRET", SECRET)
+    monkeypatch.delenv("HOPGRAPH_JWT_PUBLIC_KEY", raising=False)
+    verifier = verifier_from_env()
+    assert verifier is not None
+    carol = verifier.identify(_token(SECRET))
+    assert carol.id == "carol" and carol.containers == ("legal",) and not carol.admin
+    assert verifier.identify(_token(SECRET, admin=True)).admin
+    for token, message in (
+        (_token(SECRET, exp=int(time.time()) - 10), "expired"),
+        (_token("another-secret-that-is-32-bytes-long"), "Signature verification failed"),
+        (_token(SECRET, exp=None), 'Token is missing the "exp" claim'),
+        (_token(SECRET, containers="legal"), "'containers' claim must be a list"),
+        (_token(SECRET, admin="yes"), "'admin' claim must be true or false"),
+    ):
+        with pytest.raises(TokenError, match=message):
+            verifier.identify(token)
+    # Only the configured algorithm is accepted: an unsigned token names nobody.
+    import jwt
+
+    unsigned = jwt.encode({"sub": "carol", "containers": [], "exp": int(time.time()) + 60}, "", algorithm="none")
+    with pytest.raises(TokenError):
+        verifier.identify(unsigned)
+
+
+def test_jwt_rs256_and_setup_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    private = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    pem = private.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    (tmp_path / "pub.pem").write_bytes(pem)
+    monkeypatch.delenv("HOPGRAPH_JWT_SECRET", raising=False)
+    monkeypatch.setenv("HOPGRAPH_JWT_PUBLIC_KEY", str(tmp_path / "pub.pem"))
+    monkeypatch.setenv("HOPGRAPH_JWT_AUDIENCE", "hopgraph")
+    verifier = verifier_from_env()
+    assert verifier is not None and verifier.algorithm == "RS256"
+    assert verifier.identify(_token(private, "RS256", aud="hopgraph")).id == "carol"
+    with pytest.raises(TokenError, match="Audience doesn.t match"):
+        verifier.identify(_token(private, "RS256", aud="elsewhere"))
+    monkeypatch.setenv("HOPGRAPH_JWT_PUBLIC_KEY", "-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----")
+    with pytest.raises(TokenSetupError, match="not an RSA public key"):
+        verifier_from_env()
+    monkeypatch.setenv("HOPGRAPH_JWT_PUBLIC_KEY", str(tmp_path / "missing.pem"))
+    with pytest.raises(TokenSetupError, match="cannot read"):
+        verifier_from_env()
+    monkeypatch.delenv("HOPGRAPH_JWT_PUBLIC_KEY")
+    monkeypatch.setenv("HOPGRAPH_JWT_SECRET", "short")
+    with pytest.raises(TokenSetupError, match="at least 32 bytes"):
+        verifier_from_env()

@@ -1,11 +1,12 @@
 """The served graph's access control, as LangGraph custom auth (``auth.path`` in langgraph.json).
 
 With ``HOPGRAPH_AUTH_FILE`` set, every request must carry a key from that file (``x-api-key``, as the LangGraph
-SDK sends it, or ``Authorization: Bearer``). Each identity owns the threads it creates: others get 404 for them
+SDK sends it, or ``Authorization: Bearer``); with JWT settings (``hopgraph.serving.bearer_tokens``), a signed
+token may name the identity instead. Each identity owns the threads it creates: others get 404 for them
 and never see them in a search. Admin identities see and manage everything, and alone may create, change or
 delete assistants and crons. Store items live under a namespace that starts with the identity.
 
-Without the file the server serves anyone, as a local development server, and says so once at startup. Run
+Without either the server serves anyone, as a local development server, and says so once at startup. Run
 settings are checked either way: a run that sets an operator field, or more than a ceiling allows, is refused.
 """
 
@@ -19,7 +20,8 @@ from langgraph_sdk import Auth
 
 from hopgraph.access import run_containers
 from hopgraph.errors import AccessError
-from hopgraph.serving.identities import AUTH_FILE_ENV, AuthFileError, IdentityFile, auth_file_path
+from hopgraph.serving.bearer_tokens import TokenError, TokenVerifier, looks_like_jwt, verifier_from_env
+from hopgraph.serving.identities import AUTH_FILE_ENV, AuthFileError, Identity, IdentityFile, auth_file_path
 from hopgraph.serving.settings import check_client_settings, permitted_containers
 
 log = logging.getLogger("hopgraph.serving")
@@ -31,8 +33,6 @@ LOCAL_IDENTITY = "local"
 def _open_identity_file() -> IdentityFile | None:
     path = auth_file_path()
     if path is None:
-        log.warning("%s is not set: anyone who can reach this server can read every conversation and search "
-                    "every container (see docs/deploy.md, Access control)", AUTH_FILE_ENV)
         return None
     identities = IdentityFile(path)
     # A broken file stops the server here, at startup, instead of opening it.
@@ -41,7 +41,18 @@ def _open_identity_file() -> IdentityFile | None:
     return identities
 
 
+def _open_token_verifier() -> TokenVerifier | None:
+    verifier = verifier_from_env()  # unusable settings stop the server at startup too
+    if verifier is not None:
+        log.info("access control on: %s bearer tokens accepted", verifier.algorithm)
+    return verifier
+
+
 IDENTITIES = _open_identity_file()
+TOKENS = _open_token_verifier()
+if IDENTITIES is None and TOKENS is None:
+    log.warning("%s is not set: anyone who can reach this server can read every conversation and search "
+                "every container (see docs/deploy.md, Access control)", AUTH_FILE_ENV)
 
 auth = Auth()
 
@@ -63,21 +74,29 @@ def _presented_key(headers: dict[bytes, bytes]) -> str | None:
 
 @auth.authenticate
 async def authenticate(headers: dict[bytes, bytes]) -> dict[str, Any]:
-    if IDENTITIES is None:
+    if IDENTITIES is None and TOKENS is None:
         return {"identity": LOCAL_IDENTITY, "containers": None, "admin": True, "permissions": ["admin"]}
-    key = _presented_key(headers)
-    if not key:
+    credential = _presented_key(headers)
+    if not credential:
         raise _refuse(401, "this server needs an API key: send it as the x-api-key header "
                            "(get_client(url=..., api_key=KEY)) or as 'Authorization: Bearer KEY'")
-    try:
-        # In a worker thread: the file may be re-read, and the server's event loop must not wait on disk.
-        identity = await asyncio.to_thread(IDENTITIES.identify, key)
-    except AuthFileError as exc:
-        log.error("access file unusable, refusing every request: %s", exc)
-        raise _refuse(401, "the server's access file cannot be read, so no key is accepted; "
-                           "ask the operator to fix it") from None
+    identity: Identity | None = None
+    refusal = "unknown API key"
+    if TOKENS is not None and looks_like_jwt(credential):
+        try:
+            identity = TOKENS.identify(credential)
+        except TokenError as exc:
+            refusal = str(exc)
+    if identity is None and IDENTITIES is not None:
+        try:
+            # In a worker thread: the file may be re-read, and the server's event loop must not wait on disk.
+            identity = await asyncio.to_thread(IDENTITIES.identify, credential)
+        except AuthFileError as exc:
+            log.error("access file unusable, refusing every key: %s", exc)
+            raise _refuse(401, "the server's access file cannot be read, so no key is accepted; "
+                               "ask the operator to fix it") from None
     if identity is None:
-        raise _refuse(401, "unknown API key")
+        raise _refuse(401, refusal)
     return {"identity": identity.id, "containers": list(identity.containers), "admin": identity.admin,
             "permissions": ["admin"] if identity.admin else []}
 

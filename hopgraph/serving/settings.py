@@ -30,6 +30,7 @@ from hopgraph.access import run_containers
 from hopgraph.config import MODES, Context
 from hopgraph.errors import AccessError
 from hopgraph.profiles import PROFILES
+from hopgraph.serving.bearer_tokens import PUBLIC_KEY_ENV, SECRET_ENV
 from hopgraph.serving.identities import auth_file_path
 
 
@@ -157,6 +158,10 @@ def _user_field(user: Any, name: str) -> Any:
     return getattr(user, name, None)
 
 
+def access_control_configured() -> bool:
+    return auth_file_path() is not None or bool(os.environ.get(SECRET_ENV) or os.environ.get(PUBLIC_KEY_ENV))
+
+
 def permitted_containers(user: Any) -> list[str] | None:
     """The containers the authenticated caller may search; None when the server runs without an access file.
 
@@ -165,7 +170,7 @@ def permitted_containers(user: Any) -> list[str] | None:
     """
     containers = _user_field(user, "containers")
     if containers is None:
-        if auth_file_path() is not None:
+        if access_control_configured():
             raise AccessError("this run has no authenticated identity, and the server requires one")
         return None
     return [str(c) for c in containers]
