@@ -71,6 +71,8 @@ class Context:
     max_search_limit: int = 15
     token_budget: int = 48_000
     """Prompt tokens (tiktoken) one model call may carry before the run stops."""
+    max_reported_ids: int = 10
+    """ids mode: the most document ids a run reports (the best first); the built-in policy may report fewer."""
     containers: list[str] = field(default_factory=lambda: [DEFAULT_CONTAINER])
     tags: list[str] = field(default_factory=list)
     index: str | None = None

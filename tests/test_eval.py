@@ -10,7 +10,7 @@ import pytest
 
 from hopgraph.cli import main
 from hopgraph.evals.data import EvalError, load_beir
-from hopgraph.evals.metrics import aggregate, per_query_metrics, rrf
+from hopgraph.evals.metrics import SET_KEYS, aggregate, per_query_metrics, rrf, set_metrics
 from hopgraph.evals.runner import EvalOptions, evaluate
 from hopgraph.index.memory import MemoryBackend
 
@@ -47,6 +47,23 @@ def test_empty_and_duplicated_rankings() -> None:
     # A repeated id counts once and does not push later ids down.
     m = per_query_metrics({"q": {"a": 1, "b": 1}}, {"q": ["a", "a", "b"]})
     assert m["q"]["recall@2"] == 1.0 and m["q"]["ndcg@10"] == pytest.approx(1.0)
+
+
+def test_set_metrics_match_hand_computed_values() -> None:
+    qrels = {"q1": {"a": 1, "b": 1, "z": 0}, "q2": {"c": 1}, "q3": {"e": 1}, "q4": {"n": 0}}
+    runs = {
+        "q1": ["a", "x", "z", "a"],   # 3 distinct ids, 1 of 2 relevant: P 1/3, R 1/2, F1 0.4
+        "q2": ["c"],                  # exactly right
+        "q3": [],                     # nothing reported
+        "q4": ["n"],                  # no relevant document: not scored
+    }
+    m = set_metrics(qrels, runs)
+    assert set(m) == {"q1", "q2", "q3"}
+    assert m["q1"] == pytest.approx({"reported": 3, "set_precision": 1 / 3, "set_recall": 0.5, "set_f1": 0.4})
+    assert m["q2"] == {"reported": 1, "set_precision": 1.0, "set_recall": 1.0, "set_f1": 1.0}
+    assert m["q3"] == {"reported": 0, "set_precision": 0.0, "set_recall": 0.0, "set_f1": 0.0}
+    mean = aggregate(m, SET_KEYS)
+    assert mean["reported"] == pytest.approx(4 / 3) and mean["set_f1"] == pytest.approx(1.4 / 3)
 
 
 def test_rrf_fuses_and_breaks_ties_by_id() -> None:
@@ -107,6 +124,9 @@ def test_evaluate_on_a_given_backend(tmp_path: Path) -> None:
     assert builtin["recall@5"] == 1.0
     assert builtin["exit_reasons"] and builtin["mean_turns"] >= 2 and builtin["mean_tool_calls"] >= 3
     assert results["systems"]["hybrid"]["mean_turns"] == 1
+    # The graph's report is also scored as a set; the fixed-depth baselines are not.
+    assert 1 <= builtin["reported"] <= 10 and 0.0 < builtin["set_f1"] <= 1.0 and builtin["set_recall"] == 1.0
+    assert "set_f1" not in results["systems"]["hybrid"]
     saved = json.loads((out / "results.json").read_text())
     assert saved["systems"]["builtin"]["recall@5"] == 1.0
     assert "| `builtin` |" in (out / "results.md").read_text()

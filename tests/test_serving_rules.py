@@ -145,6 +145,19 @@ def test_client_settings_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     assert check_client_settings({"model": "openai:gpt-4o"}) == {"model": "openai:gpt-4o"}
 
 
+def test_reported_ids_are_a_client_setting_under_a_ceiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HOPGRAPH_AUTH_FILE", raising=False)
+    monkeypatch.delenv("HOPGRAPH_MAX_REPORTED_IDS", raising=False)
+    assert "max_reported_ids" in CLIENT_FIELDS
+    assert check_client_settings({"max_reported_ids": 50}) == {"max_reported_ids": 50}
+    with pytest.raises(AccessError, match="ceiling of 50 \\(HOPGRAPH_MAX_REPORTED_IDS\\)"):
+        check_client_settings({"max_reported_ids": 51})
+    monkeypatch.setenv("HOPGRAPH_MAX_REPORTED_IDS", "4")
+    # The default is brought under a lower ceiling; a run may still ask for fewer.
+    assert served_context({}, user=None).max_reported_ids == 4
+    assert served_context({"max_reported_ids": 2}, user=None).max_reported_ids == 2
+
+
 def test_served_context_fills_operator_fields_from_the_server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOPGRAPH_INDEX", str(tmp_path / "operator-index"))
     monkeypatch.setenv("HOPGRAPH_MODEL", "builtin")

@@ -2,7 +2,8 @@
 
 A ranked list is turned into descending scores, so pytrec_eval never reorders ties.
 MRR@10 is trec_eval's recip_rank on the list cut at 10. Full support: every relevant
-document is in the top 5.
+document is in the top 5. Set metrics (for the graph, whose report is a set of helpful documents as
+well as a ranking) are plain set arithmetic on the reported ids.
 """
 
 from __future__ import annotations
@@ -43,11 +44,35 @@ def per_query_metrics(
     return out
 
 
-def aggregate(per_query: Mapping[str, Mapping[str, float]]) -> dict[str, float]:
+SET_KEYS = ("reported", "set_precision", "set_recall", "set_f1")
+
+
+def set_metrics(
+    qrels: Mapping[str, Mapping[str, int]], runs: Mapping[str, Sequence[str]]
+) -> dict[str, dict[str, float]]:
+    """The reported list as a set: how many ids, and precision, recall and F1 against the relevant ones.
+
+    Scored for every query of ``runs`` that has relevant documents; an empty report scores 0 on all three.
+    """
+    out: dict[str, dict[str, float]] = {}
+    for q, judged in qrels.items():
+        relevant = {d for d, s in judged.items() if s > 0}
+        if q not in runs or not relevant:
+            continue
+        reported = set(runs[q])
+        hits = len(reported & relevant)
+        precision = hits / len(reported) if reported else 0.0
+        recall = hits / len(relevant)
+        f1 = 2 * precision * recall / (precision + recall) if hits else 0.0
+        out[q] = {"reported": float(len(reported)), "set_precision": precision, "set_recall": recall, "set_f1": f1}
+    return out
+
+
+def aggregate(per_query: Mapping[str, Mapping[str, float]], keys: Sequence[str] = METRIC_KEYS) -> dict[str, float]:
     if not per_query:
-        return dict.fromkeys(METRIC_KEYS, 0.0)
+        return dict.fromkeys(keys, 0.0)
     n = len(per_query)
-    return {k: sum(m[k] for m in per_query.values()) / n for k in METRIC_KEYS}
+    return {k: sum(m[k] for m in per_query.values()) / n for k in keys}
 
 
 def rrf(lists: Sequence[Sequence[str]], k: int = 60) -> list[str]:

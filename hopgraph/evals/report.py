@@ -11,12 +11,24 @@ SHOWN = (("ndcg@10", "nDCG@10"), ("recall@2", "R@2"), ("recall@5", "R@5"), ("rec
          ("mrr@10", "MRR@10"), ("full_support@5", "full@5"))
 
 
+# The graph's report as a set; baselines (a fixed depth) have none.
+SET_SHOWN = (("reported", "reported"), ("set_precision", "set P"), ("set_recall", "set R"), ("set_f1", "set F1"))
+
+
+def _set_cell(m: dict[str, Any], key: str) -> str:
+    if key not in m:
+        return "—"
+    return f"{m[key]:.1f}" if key == "reported" else f"{m[key]:.3f}"
+
+
 def markdown_table(results: dict[str, Any]) -> str:
-    head = ["system", *[label for _, label in SHOWN], "turns", "tool calls", "prompt tok", "p50 ms", "p95 ms", "exits"]
+    head = ["system", *[label for _, label in SHOWN], *[label for _, label in SET_SHOWN], "turns", "tool calls",
+            "prompt tok", "p50 ms", "p95 ms", "exits"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, m in results["systems"].items():
         exits = ", ".join(f"{k} {v}" for k, v in m.get("exit_reasons", {}).items())
-        row = [f"`{name}`", *[f"{m[k]:.3f}" for k, _ in SHOWN], f"{m['mean_turns']:.2f}",
+        row = [f"`{name}`", *[f"{m[k]:.3f}" for k, _ in SHOWN], *[_set_cell(m, k) for k, _ in SET_SHOWN],
+               f"{m['mean_turns']:.2f}",
                f"{m['mean_tool_calls']:.1f}", f"{m['mean_prompt_tokens']:.0f}", f"{m['latency_ms_p50']:.0f}",
                f"{m['latency_ms_p95']:.0f}", exits]
         lines.append("| " + " | ".join(row) + " |")

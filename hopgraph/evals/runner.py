@@ -16,7 +16,7 @@ import numpy as np
 
 from hopgraph.evals.data import BeirData, EvalError, load_beir
 from hopgraph.evals.index import EVAL_CONTAINER, open_eval_index
-from hopgraph.evals.metrics import aggregate, per_query_metrics, rrf
+from hopgraph.evals.metrics import SET_KEYS, aggregate, per_query_metrics, rrf, set_metrics
 from hopgraph.index.backend import Scope, SearchBackend
 
 BASELINES = ("hybrid", "bm25", "dense")
@@ -107,9 +107,13 @@ def graph_run(question: str, context: Any) -> QueryRecord:
     )
 
 
-def summarize(data: BeirData, records: list[QueryRecord]) -> dict[str, Any]:
-    per_q = per_query_metrics(data.qrels, {r.qid: r.ranked for r in records})
+def summarize(data: BeirData, records: list[QueryRecord], reported_set: bool = False) -> dict[str, Any]:
+    """Ranked metrics and costs; with ``reported_set`` (the graph's report) also the set metrics."""
+    ranked = {r.qid: r.ranked for r in records}
+    per_q = per_query_metrics(data.qrels, ranked)
     summary: dict[str, Any] = aggregate(per_q)
+    if reported_set:
+        summary.update(aggregate(set_metrics(data.qrels, ranked), SET_KEYS))
     lat = np.array([r.ms for r in records]) if records else np.zeros(1)
     n = max(len(records), 1)
     summary.update({
@@ -231,7 +235,8 @@ def evaluate(opts: EvalOptions, backend: SearchBackend | None = None) -> dict[st
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "machine": machine(),
         "index": index_info,
-        "systems": {name: summarize(data, recs) for name, recs in records.items()},
+        "systems": {name: summarize(data, recs, reported_set=name in (opts.model, f"{opts.model}+rerank"))
+                    for name, recs in records.items()},
     }
     if opts.out:
         from hopgraph.evals.report import write_outputs

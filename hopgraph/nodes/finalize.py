@@ -81,7 +81,8 @@ def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if context.mode == "answer":
         update.update(_answer_result(state, reason))
     else:
-        reported = ids_result(state, reason)
+        # Whatever the model listed, the caller asked for at most this many.
+        reported = ids_result(state, reason)[: max(context.max_reported_ids, 1)]
         titles = state.get("doc_titles") or {}
         update["reported_ids"] = reported
         update["titles"] = {doc: titles.get(doc, "") for doc in reported}

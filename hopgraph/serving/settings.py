@@ -14,6 +14,7 @@ Operator ceilings (environment of the server):
     HOPGRAPH_MAX_SEARCH_LIMIT        default 15 (bounds search_limit and max_search_limit)
     HOPGRAPH_MAX_CHUNK_BUDGET        default 24
     HOPGRAPH_MAX_RERANK_CANDIDATES   default 100
+    HOPGRAPH_MAX_REPORTED_IDS        default 50
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ class ServedContext:
     token_budget: int | None = None
     chunk_budget: int | None = None
     rerank_candidates: int | None = None
+    max_reported_ids: int | None = None
+    """ids mode: the most document ids the run reports."""
     profile: str | None = None
     """Answer mode: ``fast`` or ``thorough``."""
     containers: list[str] | None = None
@@ -70,6 +73,7 @@ CEILINGS: dict[str, tuple[str, int]] = {
     "max_search_limit": ("HOPGRAPH_MAX_SEARCH_LIMIT", 15),
     "chunk_budget": ("HOPGRAPH_MAX_CHUNK_BUDGET", 24),
     "rerank_candidates": ("HOPGRAPH_MAX_RERANK_CANDIDATES", 100),
+    "max_reported_ids": ("HOPGRAPH_MAX_REPORTED_IDS", 50),
 }
 ALLOWED_MODELS_ENV = "HOPGRAPH_ALLOWED_MODELS"
 
