@@ -27,6 +27,12 @@ class OutputState(TypedDict, total=False):
     markers: list[dict[str, Any]]
 
 
+class RouteState(TypedDict, total=False):
+    """What the edge after ``decide`` reads: only the route, so choosing an edge copies no messages."""
+
+    route: str
+
+
 class State(InputState, OutputState, total=False):
     # thread level
     doc_to_short: dict[str, str]

@@ -53,8 +53,13 @@ def get_encoding() -> tiktoken.Encoding:
     return tiktoken.get_encoding("cl100k_base")
 
 
-def count_text(text: str) -> int:
+def encoded_length(text: str) -> int:
     return len(get_encoding().encode(text, disallowed_special=()))
+
+
+# Every turn's prompt repeats the previous turn's messages: remember their counts instead of re-encoding them.
+# Keyed by the text itself, so an edited message is counted afresh; Python caches a string's hash on the object.
+count_text = functools.lru_cache(maxsize=8192)(encoded_length)
 
 
 # Per-message framing tokens in the chat format (role markers etc.).

@@ -1,4 +1,8 @@
-"""decide: after each round, stop (and why) or go on."""
+"""decide: after each round, stop (and why) or go on.
+
+It is also where the run decides the evidence is sufficient: a policy that can tell from the round just run
+that nothing more needs searching reports here, without another model call.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +13,11 @@ from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
+from hopgraph.errors import ModelSpecError
+from hopgraph.models import make_chat_model, parse_spec
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import NUDGE
-from hopgraph.state import NUDGE_FLAG, State, last_ai_message
+from hopgraph.state import NUDGE_FLAG, RouteState, State, last_ai_message
 
 log = logging.getLogger("hopgraph")
 
@@ -46,6 +52,9 @@ def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         nudge = HumanMessage(content=NUDGE, additional_kwargs={NUDGE_FLAG: True})
         return {"route": RETRY, "nudged": True, "messages": [nudge]}
     update: dict[str, Any] = {"nudged": False}
+    concluded = _concluded(state, context)
+    if concluded is not None:
+        return {**update, "report": concluded, **stop("reported")}
     if state.get("round_searched") and not state.get("round_new"):
         # The searches of this round found nothing the run had not seen: this line of search is exhausted.
         return {**update, **stop("thrash")}
@@ -54,5 +63,28 @@ def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return {**update, "route": NEXT_ROUND}
 
 
-def route_after_decide(state: State) -> str:
+def _concluded(state: State, context: Context) -> list[str] | None:
+    """The report of an ids-mode policy that can tell, from the round just run, that searching is done.
+
+    Such a policy (the built-in one) would spend its next turn only on reporting; asking it here saves that
+    model call. Models without ``conclude`` (every network model) are never asked.
+    """
+    if context.mode != "ids":
+        return None
+    model = context.chat_model
+    if model is None:
+        try:
+            if parse_spec(context.model).family != "builtin":
+                return None
+            model, _ = make_chat_model(context)
+        except ModelSpecError:
+            return None
+    conclude = getattr(model, "conclude", None)
+    if not callable(conclude):
+        return None
+    report = conclude(state.get("messages") or [])
+    return list(report) if report is not None else None
+
+
+def route_after_decide(state: RouteState) -> str:
     return state.get("route") or FINALIZE

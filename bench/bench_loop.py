@@ -1,0 +1,159 @@
+"""The loop's own overhead: time per turn with a model and an index that cost nothing.
+
+An instant scripted model asks for three searches in parallel each turn and reports on the tenth; the in-memory
+backend answers at once. What is left is the graph: compiling it, its nodes, the checkpointer, prompt token
+counts, the tool executor. Two ways of running it take turns question by question, side by side:
+
+- ``rebuilt``: the graph compiled for every run and every prompt re-encoded by tiktoken each turn (how
+  ``hopgraph.run`` worked before it kept its compiled graph and its token counts);
+- ``current``: ``hopgraph.run`` as it is.
+
+    python bench/bench_loop.py [--runs 60] [--turns 10] [--checkpointer none|memory|sqlite]
+
+Prints a table: median and p95 ms per turn and per run, and the ratio of the medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import statistics
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+import hopgraph.tokens as tokens
+from hopgraph import Context, api
+from hopgraph.graph import build_graph
+from hopgraph.index.memory import MemoryBackend
+
+
+class InstantModel(BaseChatModel):
+    """Three searches a turn, a report on the last turn; no time spent."""
+
+    turns: int = 10
+
+    @property
+    def _llm_type(self) -> str:
+        return "instant"
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> InstantModel:  # type: ignore[override]
+        return self
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                  **kwargs: Any) -> ChatResult:
+        turn = sum(isinstance(m, AIMessage) for m in messages) + 1
+        if turn >= self.turns:
+            calls = [{"name": "report_helpful_ids", "args": {"ids": ["d1", "d2"]}, "id": f"r{turn}"}]
+        else:
+            # Each search names a supplier of its own, so every round finds something new.
+            calls = [{"name": "search", "args": {"query": f"supplier code{3 * turn + i} delivery", "limit": 5},
+                      "id": f"c{turn}-{i}"} for i in range(3)]
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="", tool_calls=calls))])
+
+
+def corpus() -> MemoryBackend:
+    backend = MemoryBackend()
+    for i in range(40):
+        backend.add_text(f"doc-{i}", f"Document {i}",
+                         f"Supplier code{i} delivers steel and copper; its last delivery was late.")
+    return backend
+
+
+@contextlib.contextmanager
+def saver(kind: str) -> Iterator[Any]:
+    if kind == "none":
+        yield None
+    elif kind == "memory":
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        yield InMemorySaver()
+    else:
+        from hopgraph.checkpoint import open_checkpointer
+
+        with tempfile.TemporaryDirectory() as tmp, open_checkpointer(path=str(Path(tmp) / "c.sqlite")) as lite:
+            yield lite
+
+
+def run_rebuilt(question: str, context: Context, checkpointer: Any, thread: str | None) -> dict[str, Any]:
+    # The former path: compile per run, and no memory of token counts.
+    graph = build_graph(checkpointer=checkpointer)
+    with uncached_token_counts():
+        state = graph.invoke(**api._run_args(question, thread, context, checkpointer))
+    return dict(state)
+
+
+@contextlib.contextmanager
+def uncached_token_counts() -> Iterator[None]:
+    cached = tokens.count_text
+    tokens.count_text = tokens.encoded_length  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        tokens.count_text = cached  # type: ignore[assignment]
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=60)
+    ap.add_argument("--turns", type=int, default=10)
+    ap.add_argument("--checkpointer", choices=("none", "memory", "sqlite"), default="none")
+    args = ap.parse_args()
+
+    context = Context(chat_model=InstantModel(turns=args.turns), backend=corpus(), max_turns=args.turns)
+    per_turn: dict[str, list[float]] = {"rebuilt": [], "current": []}
+    per_run: dict[str, list[float]] = {"rebuilt": [], "current": []}
+    # CPU time of the whole process (all threads): on a busy machine it moves far less than wall time.
+    cpu_per_turn: dict[str, list[float]] = {"rebuilt": [], "current": []}
+    with saver(args.checkpointer) as checkpointer:
+        # Warm both paths once (imports, tiktoken's tables, the executor's threads).
+        for way in ("rebuilt", "current"):
+            thread = f"warm-{way}" if checkpointer is not None else None
+            if way == "rebuilt":
+                run_rebuilt("warm up", context, checkpointer, thread)
+            else:
+                api.run("warm up", context=context, checkpointer=checkpointer, thread_id=thread)
+        for i in range(args.runs):
+            # Alternate which goes first, so drift on a noisy machine falls on both alike.
+            order = ("rebuilt", "current") if i % 2 == 0 else ("current", "rebuilt")
+            for way in order:
+                question = f"Which supplier delivered steel late? ({way} {i})"
+                thread = f"{way}-{i}" if checkpointer is not None else None
+                started, cpu_started = time.perf_counter(), time.process_time()
+                if way == "rebuilt":
+                    result = run_rebuilt(question, context, checkpointer, thread)
+                else:
+                    result = api.run(question, context=context, checkpointer=checkpointer, thread_id=thread)
+                elapsed = (time.perf_counter() - started) * 1000
+                cpu = (time.process_time() - cpu_started) * 1000
+                assert result["turns"] == args.turns and result["exit_reason"] == "reported", result
+                per_run[way].append(elapsed)
+                per_turn[way].append(elapsed / result["turns"])
+                cpu_per_turn[way].append(cpu / result["turns"])
+
+    print(f"loop overhead: {args.runs} runs of {args.turns} turns, 3 parallel searches a turn, "
+          f"checkpointer {args.checkpointer}")
+    print("| way | ms/turn p50 | ms/turn p95 | CPU ms/turn p50 | ms/run p50 |")
+    print("|---|---:|---:|---:|---:|")
+    for way in ("rebuilt", "current"):
+        print(f"| {way} | {statistics.median(per_turn[way]):.2f} | {pct(per_turn[way], 95):.2f} | "
+              f"{statistics.median(cpu_per_turn[way]):.2f} | {statistics.median(per_run[way]):.1f} |")
+    for name, values in (("wall", per_turn), ("CPU", cpu_per_turn)):
+        ratio = statistics.median(values["current"]) / statistics.median(values["rebuilt"])
+        print(f"current / rebuilt, median {name} ms per turn: {ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

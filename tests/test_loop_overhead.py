@@ -1,0 +1,54 @@
+"""What keeps the loop's own cost down: one compiled graph per process, token counts kept across turns."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from hopgraph import Context, api
+from hopgraph.index.memory import MemoryBackend
+from hopgraph.tokens import count_messages, count_text
+from tests.scripted import ScriptedChatModel, call, calls
+
+
+def _context() -> Context:
+    backend = MemoryBackend()
+    backend.add_text("acme", "Acme contract", "Acme Corp supplies steel bolts. Late delivery penalty 2%.")
+    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme steel"})),
+                                       calls(call("report_helpful_ids", {"ids": ["d1"]}))], repeat_last=True)
+    return Context(chat_model=model, backend=backend)  # type: ignore[arg-type]
+
+
+def test_the_graph_is_compiled_once_and_each_run_uses_its_own_checkpointer() -> None:
+    api.run("Who supplies steel bolts?", context=_context())
+    compiled = api._compiled.cache_info().misses
+    first, second = InMemorySaver(), InMemorySaver()
+    out = api.run("Who supplies steel bolts?", context=_context(), checkpointer=first, thread_id="t")
+    assert out["reported_ids"] == ["acme"]
+    api.run("Who supplies steel bolts?", context=_context(), checkpointer=second, thread_id="u")
+    assert api._compiled.cache_info().misses == compiled  # no new compilation
+    # Each thread went to the checkpointer its run named, and only there.
+    assert api.thread_state("t", checkpointer=first)["reported_ids"] == ["acme"]
+    assert first.get_tuple({"configurable": {"thread_id": "u"}}) is None
+    assert second.get_tuple({"configurable": {"thread_id": "u"}}) is not None
+    assert api.compiled_graph().checkpointer is None
+
+
+def test_prompt_tokens_are_encoded_once_per_message() -> None:
+    conversation: list = [HumanMessage("Which supplier delivered the housings late, and what penalty applies?")]
+    count_text.cache_clear()
+    totals = []
+    for turn in range(5):
+        totals.append(count_messages(conversation))
+        misses = count_text.cache_info().misses
+        search = {"name": "search", "args": {"query": f"q{turn}"}, "id": f"c{turn}"}
+        found = f"<doc id='d{turn}'>Result {turn} " + "text " * 200 + "</doc>"
+        conversation += [AIMessage(content=f"turn {turn}", tool_calls=[search]),
+                         ToolMessage(content=found, tool_call_id=f"c{turn}")]
+        count_messages(conversation)
+        # The new turn's texts are encoded; the earlier ones come from memory.
+        assert count_text.cache_info().misses - misses <= 4
+    # Counts are the same as encoding everything afresh.
+    count_text.cache_clear()
+    assert count_messages(conversation[:1]) == totals[0]
+    assert totals == sorted(totals) and totals[-1] > totals[0]
