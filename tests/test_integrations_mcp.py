@@ -220,3 +220,10 @@ def test_without_the_mcp_sdk_the_command_names_the_install(
     monkeypatch.setitem(sys.modules, "mcp", None)
     assert main(["mcp", "--index", index]) == 2
     assert capsys.readouterr().err == 'error: hopgraph mcp needs the MCP SDK: pip install "hopgraph[mcp]"\n'
+
+
+def test_a_bad_http_port_is_refused(capsys: pytest.CaptureFixture[str], index: str) -> None:
+    from hopgraph.cli import main
+
+    assert main(["mcp", "--index", index, "--http", "70000"]) == 2
+    assert capsys.readouterr().err == "error: --http PORT must be from 1 to 65535\n"

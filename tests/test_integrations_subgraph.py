@@ -15,6 +15,7 @@ from langgraph.graph import END, START, MessagesState, StateGraph
 from pydantic import SecretStr
 
 from hopgraph import Context, as_node, run
+from hopgraph.errors import InputError
 from hopgraph.index.backend import BackendError
 from hopgraph.index.factory import close_backend
 from tests.support.contracts import PAGES, make_contract_index
@@ -143,3 +144,6 @@ def test_without_a_parent_checkpointer_and_when_it_fails(index: str, tmp_path: A
     assert not missing.exists()
     with pytest.raises(ValueError, match="unknown mode"):
         as_node(context(index), mode="summary")
+    # A parent state without a user message has no question to hand over.
+    with pytest.raises(InputError, match="no user message"):
+        graph.invoke({"messages": [AIMessage("Hello, how can I help?")]})
