@@ -7,12 +7,24 @@ from hopgraph.config import Context
 from hopgraph.index.backend import Scope, SearchBackend
 
 
-def get_backend(context: Context) -> SearchBackend:
-    if context.backend is not None:
-        return context.backend  # type: ignore[no-any-return]
-    from hopgraph.index.factory import open_backend
+def get_backend(context: Context, scope: Scope | None = None) -> SearchBackend:
+    """The backend a run reads. Reading never creates an index: a missing one raises IndexNotFoundError.
 
-    return open_backend(index_dir=None if context.qdrant_url else context.index_dir(), url=context.qdrant_url)
+    Given the run's ``scope``, an index or containers with no documents raise NothingToSearchError,
+    naming the containers that do hold documents.
+    """
+    from hopgraph.index.factory import check_scope, open_backend
+
+    if context.backend is not None:
+        backend: SearchBackend = context.backend
+        location = None
+    else:
+        index_dir = None if context.qdrant_url else context.index_dir()
+        backend = open_backend(index_dir=index_dir, url=context.qdrant_url, create=False)
+        location = (index_dir, context.qdrant_url)
+    if scope is not None:
+        check_scope(backend, scope, location)
+    return backend
 
 
 def get_scope(context: Context) -> Scope:

@@ -267,6 +267,17 @@ def test_document_hash(loaded: Harness) -> None:
     assert b.document_hash("nope", "default") is None
 
 
+def test_container_documents_counts_documents_per_container(harness: Harness) -> None:
+    b = harness.backend
+    assert b.container_documents() == {}
+    b.upsert(corpus_chunks())
+    b.upsert([chunk("cats", "Private notes about cats.", container="private")])
+    b.upsert([chunk("long", f"part {i} " * 10, index=i, count=3) for i in range(3)])  # three chunks, one document
+    assert b.container_documents() == {"default": len(CORPUS) + 1, "private": 1}
+    b.delete_document("cats", "private")
+    assert b.container_documents() == {"default": len(CORPUS) + 1}
+
+
 def test_empty_index_and_empty_query(harness: Harness) -> None:
     b = harness.backend
     assert b.count() == 0

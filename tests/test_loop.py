@@ -348,10 +348,21 @@ def test_delete_thread_and_unknown_thread(backend: MemoryBackend) -> None:
 
 
 def test_an_index_that_cannot_be_opened_ends_the_run(tmp_path: Path) -> None:
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a directory")
+    index = tmp_path / "index"
+    (index / "shard").mkdir(parents=True)
+    (index / "shard" / "edge_config.json").write_text("{}")
+    (index / "hopgraph.json").write_text("not json")  # a damaged index
     model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme"}))], repeat_last=True)
-    result = run("Acme?", context=Context(chat_model=model, index=str(blocker / "index"), qdrant_url=None))
+    result = run("Acme?", context=Context(chat_model=model, index=str(index), qdrant_url=None))
     assert result["exit_reason"] == "backend_error"
-    assert "cannot open the index" in result["error"]
+    assert "cannot open the index" in result["error"] and "unreadable hopgraph.json" in result["error"]
+    assert len(model.prompts) == 1
+
+
+def test_a_missing_index_ends_the_run_and_is_not_created(tmp_path: Path) -> None:
+    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme"}))], repeat_last=True)
+    result = run("Acme?", context=Context(chat_model=model, index=str(tmp_path / "none"), qdrant_url=None))
+    assert result["exit_reason"] == "backend_error"
+    assert result["error"].startswith(f"no index at {tmp_path / 'none'}; fill it with: hopgraph ingest")
+    assert not (tmp_path / "none").exists()
     assert len(model.prompts) == 1

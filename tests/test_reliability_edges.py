@@ -112,9 +112,9 @@ def test_cli_edges(tmp_path: Path) -> None:
         "ingest": (["ingest", str(full / "docs")], full, None),
     })
 
-    r = first["ask_empty_corpus"]
-    assert r.code == 0 and "Traceback" not in r.err, r
-    assert "(no documents reported)" in r.out
+    # Reading never creates an index: asking before any ingest says where the index should be and how to fill it.
+    first["ask_empty_corpus"].user_error(f"no index at {empty / 'index'}", "hopgraph ingest")
+    assert not (empty / "index").exists()
     first["empty_question"].user_error("question is empty")
     first["long_question"].user_error("too long")
     first["unknown_model"].user_error("unknown model 'gpt-nonsense'")
@@ -147,6 +147,8 @@ def test_cli_edges(tmp_path: Path) -> None:
     assert again["docs"] == 0 and again["unchanged"] >= 2
 
     # Round 3: a corrupted index directory and a locked one give clear errors.
+    (empty / "index" / "shard").mkdir(parents=True)
+    (empty / "index" / "shard" / "edge_config.json").write_text("{}")
     (empty / "index" / "hopgraph.json").write_text("{not json")
     holder = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom hopgraph.index.factory import "
                                "open_backend\nopen_backend(sys.argv[1])\nprint('OPEN', flush=True)\ntime.sleep(60)",
@@ -176,7 +178,8 @@ def test_one_megabyte_question_is_refused_before_any_model_call() -> None:
 def test_empty_corpus_in_answer_mode() -> None:
     result = run("What is the warranty period?", context=Context(model="builtin", backend=MemoryBackend(),
                                                                  mode="answer"))
-    assert result["exit_reason"] in {"answered", "max_turns", "thrash", "no_tool_call", "reported"}
+    # Nothing to search is said, not passed off as a search that found nothing.
+    assert result["exit_reason"] == "backend_error" and result["error"] == "the index holds no documents"
     assert result["citations"] == []
 
 

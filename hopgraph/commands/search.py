@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -28,8 +29,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hopgraph.commands.ingest import backend_from_args
     from hopgraph.index.backend import Scope, ScopeError
+    from hopgraph.index.factory import open_for_reading
 
     if args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
@@ -39,7 +40,9 @@ def run(args: argparse.Namespace) -> int:
     except ScopeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    backend = backend_from_args(args)
+    url = args.url or (None if args.index else os.environ.get("QDRANT_URL"))
+    # Reading: a missing index, or containers with nothing in them, is an error that says what to do.
+    backend = open_for_reading(scope, index_dir=args.index, url=url or None, embedder=args.embedder)
     fn = {"hybrid": backend.search, "text": backend.text_search, "dense": backend.dense_search}[args.mode]
     # Chunk hits collapse to documents: a document ranks where its best chunk does.
     hits = fn(args.query, scope, args.limit * 3)

@@ -33,6 +33,14 @@ class IndexLockedError(BackendError):
     """Another process already has the embedded index open."""
 
 
+class NothingToSearchError(BackendError):
+    """The index, or every container a run may see, holds no documents."""
+
+
+class IndexNotFoundError(NothingToSearchError):
+    """Reading was asked of an index that does not exist (reading never creates one)."""
+
+
 class ScopeError(ValueError):
     """A query was attempted without a usable container filter."""
 
@@ -141,6 +149,10 @@ class SearchBackend(ABC):
     @abstractmethod
     def count(self) -> int:
         """Number of stored chunks."""
+
+    @abstractmethod
+    def container_documents(self) -> dict[str, int]:
+        """Documents per container, for every container that holds any."""
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release files or connections."""

@@ -56,6 +56,8 @@ QUANTIZED_OVERSAMPLING = 2.0
 # Each list of a hybrid query contributes this many candidates (at least) to the fusion.
 DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
+# Most distinct values a facet lists (containers of one index).
+_FACET_LIMIT = 100_000
 
 
 def int8_vectors(qe: Any) -> Any:
@@ -240,7 +242,7 @@ class EdgeBackend(VectorBackend):
             except Exception as exc:
                 raise BackendError(f"index {self.path}: {exc}") from exc
 
-    def _match(self, key: str, value: str) -> Any:
+    def _match(self, key: str, value: str | int) -> Any:
         return self._qe.FieldCondition(key, match=self._qe.MatchValue(value))
 
     def _match_any(self, key: str, values: list[str]) -> Any:
@@ -373,6 +375,11 @@ class EdgeBackend(VectorBackend):
             out.extend(records)
             if offset is None or not records:
                 return out
+
+    def _facet(self, key: str, flt: Any) -> dict[str, int]:
+        req = self._qe.FacetRequest(key=key, limit=_FACET_LIMIT, exact=True, filter=flt)
+        response = self._call(lambda s: s.facet(req))
+        return {str(hit.value): int(hit.count) for hit in response.hits if hit.count}
 
     # --- writes ------------------------------------------------------------------------
 

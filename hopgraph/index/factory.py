@@ -1,17 +1,26 @@
-"""Opens the right backend once per process and hands the same instance to every caller."""
+"""Opens the right backend once per process and hands the same instance to every caller.
+
+Writers (ingest, the demo) may create an index; readers (ask, search, the graph) never do:
+a missing index, an empty one, or containers that hold nothing are errors that say what to do.
+"""
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import os
 import threading
+from collections.abc import Sequence
 
-from hopgraph.index.backend import SearchBackend
+from hopgraph.index.backend import IndexNotFoundError, NothingToSearchError, Scope, SearchBackend
 from hopgraph.index.embed import embedder_spec
 
 _cache: dict[tuple[str, str], SearchBackend] = {}
 _lock = threading.Lock()
+# Empty containers already warned about, per open backend: one warning, not one per search round.
+_warned: set[tuple[int, str]] = set()
+log = logging.getLogger("hopgraph")
 
 
 def _key(index_dir: str | None, url: str | None) -> tuple[str, str]:
@@ -24,14 +33,34 @@ def _key(index_dir: str | None, url: str | None) -> tuple[str, str]:
     return ("path", os.path.realpath(os.path.expanduser(index_dir)))
 
 
+def ingest_hint(index_dir: str | None = None, url: str | None = None) -> str:
+    """The command that fills the index at ``index_dir`` or ``url``, to quote in messages."""
+    kind, where = _key(index_dir, url)
+    if kind == "url":
+        return f"hopgraph ingest FILES_OR_FOLDERS --url {where}"
+    if where == _key(None, None)[1]:
+        return "hopgraph ingest FILES_OR_FOLDERS (or hopgraph demo, for the sample corpus)"
+    return f"hopgraph ingest FILES_OR_FOLDERS --index {where}"
+
+
+def _where(index_dir: str | None, url: str | None) -> str:
+    kind, where = _key(index_dir, url)
+    return f"at {where}" if kind == "url" else where
+
+
+def _embedded_index_exists(path: str) -> bool:
+    return os.path.exists(os.path.join(path, "shard", "edge_config.json"))
+
+
 def open_backend(
-    index_dir: str | None = None, url: str | None = None, embedder: str | None = None
+    index_dir: str | None = None, url: str | None = None, embedder: str | None = None, *, create: bool = True
 ) -> SearchBackend:
     """A Qdrant server if ``url`` is given, else the embedded index in ``index_dir``.
 
     Cached per path or url: the graph's nodes and concurrent tool calls share one open
     shard (a directory can be open in only one process, and only once in it). Raises
-    ``BackendError`` (or ``IndexLockedError``) with a message meant for the user.
+    ``BackendError`` (or ``IndexLockedError``) with a message meant for the user; with
+    ``create=False`` (reading) an index that does not exist raises ``IndexNotFoundError``.
     """
     key = _key(index_dir, url)
     with _lock:
@@ -41,14 +70,65 @@ def open_backend(
         if key[0] == "url":
             from hopgraph.index.server import ServerBackend
 
-            backend = ServerBackend(url=key[1], embedder=embedder_spec(embedder))
+            try:
+                backend = ServerBackend(url=key[1], embedder=embedder_spec(embedder), create=create)
+            except IndexNotFoundError as exc:
+                raise IndexNotFoundError(f"{exc}; fill it with: {ingest_hint(url=key[1])}") from None
         else:
             from hopgraph.index.edge import EdgeBackend
+
+            if not create and not _embedded_index_exists(key[1]):
+                raise IndexNotFoundError(f"no index at {key[1]}; fill it with: {ingest_hint(index_dir=key[1])}")
 
             # None: the embedder the index was built with (hopgraph.json), else HOPGRAPH_EMBEDDER / minilm.
             backend = EdgeBackend(key[1], embedder=embedder)
         _cache[key] = backend
         return backend
+
+
+def open_for_reading(
+    scope: Scope | None = None, index_dir: str | None = None, url: str | None = None, embedder: str | None = None
+) -> SearchBackend:
+    """The backend a reader searches: never created here, and (given ``scope``) one with documents to find."""
+    backend = open_backend(index_dir=index_dir, url=url, embedder=embedder, create=False)
+    if scope is not None:
+        check_scope(backend, scope, location=(index_dir, url))
+    return backend
+
+
+def check_scope(
+    backend: SearchBackend,
+    scope: Scope,
+    location: tuple[str | None, str | None] | None = None,
+    listed: Sequence[str] | None = None,
+) -> None:
+    """Raise ``NothingToSearchError`` when none of ``scope``'s containers holds a document.
+
+    ``location`` (index_dir, url) is where the backend was opened from, for the message; None for a
+    backend the caller built. The message names the containers that do hold documents (only those in
+    ``listed``, when given: a caller limited to some containers learns nothing of the others). A scope
+    of which only some containers are empty is searched, with one warning per container and process.
+    """
+    held = backend.container_documents()
+    if not held:
+        if location is None:
+            raise NothingToSearchError("the index holds no documents")
+        raise NothingToSearchError(
+            f"the index {_where(*location)} holds no documents; fill it with: {ingest_hint(*location)}"
+        )
+    empty = [c for c in scope.containers if not held.get(c)]
+    if not empty:
+        return
+    shown = [c for c in sorted(held) if listed is None or c in listed]
+    others = ", ".join(f"{c} ({held[c]})" for c in shown) or "none you may search"
+    names = ", ".join(f"'{c}'" for c in empty)
+    what = f"container {names} holds" if len(empty) == 1 else f"containers {names} hold"
+    if len(empty) == len(scope.containers):
+        raise NothingToSearchError(f"{what} no documents; containers with documents: {others}")
+    new = [c for c in empty if (id(backend), c) not in _warned]
+    if new:
+        _warned.update((id(backend), c) for c in new)
+        log.warning("%s no documents; containers with documents: %s", what, others)
 
 
 def close_backend(index_dir: str | None = None, url: str | None = None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable, Sequence
 
 from hopgraph.index.backend import Chunk, Document, Hit, Scope, SearchBackend
@@ -102,6 +103,11 @@ class MemoryBackend(SearchBackend):
 
     def count(self) -> int:
         return len(self._chunks)
+
+    def container_documents(self) -> dict[str, int]:
+        with self._lock:
+            docs = {(c.container, c.doc_id) for c in self._chunks.values()}
+        return dict(Counter(container for container, _ in docs))
 
     def add_text(
         self, doc_id: str, title: str, text: str, container: str = "default", tags: Sequence[str] = ()

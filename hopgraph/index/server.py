@@ -20,6 +20,7 @@ from hopgraph.index.backend import (
     BackendError,
     Chunk,
     Hit,
+    IndexNotFoundError,
     Scope,
     point_id,
 )
@@ -42,6 +43,7 @@ T = TypeVar("T")
 
 DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
+_FACET_LIMIT = 100_000
 
 
 class ServerBackend(VectorBackend):
@@ -61,6 +63,7 @@ class ServerBackend(VectorBackend):
         score_band: float | None = None,
         prefetch: int = DEFAULT_PREFETCH,
         hnsw_ef: int | None = None,
+        create: bool = True,
     ) -> None:
         from qdrant_client import QdrantClient
         from qdrant_client import models as qm
@@ -90,7 +93,7 @@ class ServerBackend(VectorBackend):
             self._client = QdrantClient(url=self.url, api_key=key, timeout=int(max(timeout_s, 1)),
                                         check_compatibility=False)
         self._local = type(getattr(self._client, "_client", None)).__name__ == "QdrantLocal"
-        self._ensure_collection()
+        self._ensure_collection(create)
 
     # --- setup ---------------------------------------------------------------------
 
@@ -105,7 +108,7 @@ class ServerBackend(VectorBackend):
         except Exception as exc:
             raise BackendError(f"Qdrant at {self.url}: {_short(exc)}") from exc
 
-    def _ensure_collection(self) -> None:
+    def _ensure_collection(self, create: bool = True) -> None:
         qm = self._qm
         c = self._client
         name = self.collection
@@ -128,6 +131,8 @@ class ServerBackend(VectorBackend):
                         f"collection {name!r} at {self.url} was built with embedder {built!r}, not {emb_name!r}"
                     )
                 return
+            if not create:
+                raise IndexNotFoundError(f"Qdrant at {self.url} has no collection {name!r}")
             self._call(
                 lambda: c.create_collection(
                     name,
@@ -150,7 +155,7 @@ class ServerBackend(VectorBackend):
 
     # --- helpers -------------------------------------------------------------------------
 
-    def _match(self, key: str, value: str) -> Any:
+    def _match(self, key: str, value: str | int) -> Any:
         return self._qm.FieldCondition(key=key, match=self._qm.MatchValue(value=value))
 
     def _match_any(self, key: str, values: list[str]) -> Any:
@@ -245,6 +250,13 @@ class ServerBackend(VectorBackend):
             out.extend(records)
             if offset is None or not records:
                 return out
+
+    def _facet(self, key: str, flt: Any) -> dict[str, int]:
+        c = self._client
+        response = self._call(
+            lambda: c.facet(self.collection, key=key, facet_filter=flt, limit=_FACET_LIMIT, exact=True)
+        )
+        return {str(hit.value): int(hit.count) for hit in response.hits if hit.count}
 
     # --- writes --------------------------------------------------------------------------
 

@@ -58,10 +58,14 @@ class VectorBackend(SearchBackend):
     def _retrieve(self, point_ids: list[str]) -> list[Any]:
         """Records by point id, with payload."""
 
+    @abstractmethod
+    def _facet(self, key: str, flt: Any) -> dict[str, int]:
+        """Points per value of a keyword field, among the points matching an engine filter."""
+
     # Conditions and filters: the same Qdrant concepts, spelt in each client library's own classes.
 
     @abstractmethod
-    def _match(self, key: str, value: str) -> Any:
+    def _match(self, key: str, value: str | int) -> Any:
         """The payload field equals value."""
 
     @abstractmethod
@@ -114,6 +118,10 @@ class VectorBackend(SearchBackend):
         if payload.get(STATUS) != READY:
             return None
         return str(payload.get("content_hash") or "") or None
+
+    def container_documents(self) -> dict[str, int]:
+        # Every document has exactly one chunk 0: counting those counts documents.
+        return self._facet("container", self._where([self._match("index", 0)]))
 
     def document_sources(self, container: str) -> dict[str, str]:
         sources: dict[str, str] = {}

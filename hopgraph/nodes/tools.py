@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
 from hopgraph.errors import AccessError
-from hopgraph.index.backend import BackendError, ScopeError
+from hopgraph.index.backend import BackendError, NothingToSearchError, ScopeError
 from hopgraph.nodes.prepare import latest_question
 from hopgraph.runtime import get_backend, get_scope
 from hopgraph.state import State, last_ai_message
@@ -71,12 +71,12 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         scope_error = f"Refused: {exc}."
     if scope_error is None:
         try:
-            backend = get_backend(context)
+            backend = get_backend(context, scope)
         except BackendError as exc:
-            # No index, no search: end the run with a clear reason instead of looping on errors.
-            log.error("cannot open the index: %s", exc)
-            return {"pending_exit": "backend_error", "error": f"cannot open the index: {exc}",
-                    "round_searched": False, "round_new": []}
+            # No index or nothing in scope, no search: end the run with a clear reason instead of looping.
+            error = str(exc) if isinstance(exc, NothingToSearchError) else f"cannot open the index: {exc}"
+            log.info("%s", error)  # the error travels in the result; callers print it once
+            return {"pending_exit": "backend_error", "error": error, "round_searched": False, "round_new": []}
     env = ToolEnv(
         backend=backend,  # type: ignore[arg-type]
         scope=scope if scope_error is None else None,  # type: ignore[arg-type]
