@@ -113,3 +113,23 @@ def test_demo_command_runs_offline(tmp_path: Path) -> None:
     assert ids_runs and answer_runs
     assert all(r["exit_reason"] in ("reported", "thrash") and r["reported_ids"] for r in ids_runs)
     assert all(r["answer"] and r["citations"] for r in answer_runs)
+
+
+@pytest.mark.parametrize("command", ["ask", "search"])
+def test_a_bad_index_is_one_error_line(demo_env: dict[str, str], tmp_path: Path, command: str) -> None:
+    not_an_index = tmp_path / "a-file"
+    not_an_index.write_text("not an index")
+    proc = hopgraph(demo_env, command, "late delivery penalty", "--index", str(not_an_index))
+    assert proc.returncode == 2
+    output = proc.stdout + proc.stderr
+    assert output.count(f"no index at {not_an_index}") == 1, output  # no log line, no note: the error, once
+    assert proc.stderr.splitlines()[-1].startswith(f"error: no index at {not_an_index}")
+    assert "note:" not in output and "ERROR" not in output and "Traceback" not in output
+
+
+@pytest.mark.parametrize("question", ["", "   "])
+def test_search_and_ask_refuse_an_empty_question_alike(demo_env: dict[str, str], question: str) -> None:
+    for command in ("ask", "search"):
+        proc = hopgraph(demo_env, command, question)
+        assert proc.returncode == 2, (command, proc.stdout)
+        assert proc.stderr == "error: the question is empty\n" and proc.stdout == "", (command, proc)

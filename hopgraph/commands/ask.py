@@ -54,6 +54,7 @@ def context_from_args(args: argparse.Namespace) -> Context:
 
 
 def print_result(result: dict[str, Any], mode: str) -> None:
+    """The result for a reader. A failed run's error is left to the caller, which prints it once, on stderr."""
     if mode == "answer":
         print(result.get("answer", ""))
         citations = result.get("citations") or []
@@ -70,7 +71,7 @@ def print_result(result: dict[str, Any], mode: str) -> None:
         if not result.get("reported_ids"):
             print("(no documents reported)")
     print(f"\nexit: {result.get('exit_reason')} after {result.get('turns')} turns")
-    if result.get("error"):
+    if result.get("error") and result.get("exit_reason") not in FAILED_EXITS:
         print(f"note: {result['error']}")
     for entry in result.get("trace", []):
         names = ", ".join(f"{c['name']}({_short_args(c.get('args'))})" for c in entry.get("tool_calls", []))

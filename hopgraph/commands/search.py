@@ -29,12 +29,15 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from hopgraph.api import check_question
     from hopgraph.index.backend import Scope, ScopeError
     from hopgraph.index.factory import open_for_reading
 
     if args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
         return 2
+    # The same rule as ask: an empty question is refused, not answered with "no results".
+    check_question(args.query)
     try:
         scope = Scope(tuple(args.container or [DEFAULT_CONTAINER]), tuple(args.tag))
     except ScopeError as exc:
