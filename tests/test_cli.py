@@ -104,6 +104,7 @@ def test_demo_command_runs_offline(tmp_path: Path) -> None:
     env = dict(os.environ)
     env.pop("HOPGRAPH_MODEL", None)
     env["HOPGRAPH_CHECKPOINT_DB"] = str(tmp_path / "t.sqlite")
+    env["HOPGRAPH_INDEX"] = str(tmp_path / "index")  # the demo keeps its index: not in the user's
     proc = subprocess.run([sys.executable, "-m", "hopgraph.cli", "demo", "--json"], env=env, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr

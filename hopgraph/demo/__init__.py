@@ -9,6 +9,7 @@ sample questions with the files and facts that answer them.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,26 +59,37 @@ def doc_id(rel: str) -> str:
     return rel.rsplit("/", 1)[-1]
 
 
-def ingest_demo(backend: SearchBackend, progress: bool = False) -> dict[str, Any]:
-    """Ingests every demo file into its container with its tags.
+def ingest_demo(
+    backend: SearchBackend, progress: bool = False, on_container: Callable[[str, dict[str, Any]], None] | None = None
+) -> dict[str, Any]:
+    """Ingests every demo file into its container with its tags; unchanged files are skipped.
 
     Files are ingested one group (container, tags) at a time, by path, so each
-    document id is the file name. Returns {"containers", "documents", "chunks",
-    "unchanged", "skipped"}.
+    document id is the file name. ``on_container(name, counts)`` is called once a container
+    is done, with its "documents" (written), "unchanged", "chunks" and "skipped". Returns
+    {"containers", "documents", "chunks", "unchanged", "skipped"} over the whole corpus.
     """
     from hopgraph.index.ingest import ingest_paths
 
     groups: dict[tuple[str, tuple[str, ...]], list[Path]] = {}
     for f in files():
         groups.setdefault((f.container, f.tags), []).append(f.path)
-    totals: dict[str, Any] = {"containers": sorted({c for c, _ in groups}), "documents": 0, "chunks": 0,
-                              "unchanged": 0, "skipped": []}
-    for (container, tag_set), paths in sorted(groups.items()):
-        report = ingest_paths(backend, paths, container=container, tags=tag_set, progress=progress)
-        totals["documents"] += report.docs
-        totals["chunks"] += report.chunks
-        totals["unchanged"] += report.unchanged
-        totals["skipped"] += report.skipped
+    names = sorted({c for c, _ in groups})
+    totals: dict[str, Any] = {"containers": names, "documents": 0, "chunks": 0, "unchanged": 0, "skipped": []}
+    for name in names:
+        counts: dict[str, Any] = {"documents": 0, "chunks": 0, "unchanged": 0, "skipped": []}
+        for (container, tag_set), paths in sorted(groups.items()):
+            if container != name:
+                continue
+            report = ingest_paths(backend, paths, container=container, tags=tag_set, progress=progress)
+            counts["documents"] += report.docs
+            counts["chunks"] += report.chunks
+            counts["unchanged"] += report.unchanged
+            counts["skipped"] += report.skipped
+        for key in counts:
+            totals[key] += counts[key]
+        if on_container is not None:
+            on_container(name, counts)
     return totals
 
 
