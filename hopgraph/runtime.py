@@ -23,7 +23,10 @@ def get_backend(context: Context, scope: Scope | None = None) -> SearchBackend:
         backend = open_backend(index_dir=index_dir, url=context.qdrant_url, create=False)
         location = (index_dir, context.qdrant_url)
     if scope is not None:
-        check_scope(backend, scope, location)
+        from hopgraph.serving.settings import access_control_configured
+
+        # Behind access control a caller learns nothing of containers outside its run's scope.
+        check_scope(backend, scope, location, listed=scope.containers if access_control_configured() else None)
     return backend
 
 

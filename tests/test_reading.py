@@ -124,3 +124,17 @@ def test_python_api_with_its_own_backend(caplog: pytest.LogCaptureFixture) -> No
     assert partly["reported_ids"] == ["acme"]
     warned = [r.getMessage() for r in caplog.records if "holds no documents" in r.getMessage()]
     assert warned == ["container 'nope' holds no documents; containers with documents: legal (1)"]  # once
+
+
+def test_behind_access_control_the_error_names_no_other_container(
+    index: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from hopgraph.serving.bearer_tokens import SECRET_ENV
+
+    monkeypatch.setenv(SECRET_ENV, "a-secret-that-switches-access-control-on")
+    try:
+        result = run("late delivery penalty", context=Context(index=index, qdrant_url=None, containers=["legl"]))
+    finally:
+        close_backend(index_dir=index)
+    assert result["exit_reason"] == "backend_error"
+    assert result["error"] == "container 'legl' holds no documents"  # no word of 'default' or 'legal'

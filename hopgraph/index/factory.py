@@ -120,15 +120,16 @@ def check_scope(
     if not empty:
         return
     shown = [c for c in sorted(held) if listed is None or c in listed]
-    others = ", ".join(f"{c} ({held[c]})" for c in shown) or "none you may search"
     names = ", ".join(f"'{c}'" for c in empty)
-    what = f"container {names} holds" if len(empty) == 1 else f"containers {names} hold"
+    message = f"container {names} holds no documents" if len(empty) == 1 else f"containers {names} hold no documents"
+    if shown:
+        message += "; containers with documents: " + ", ".join(f"{c} ({held[c]})" for c in shown)
     if len(empty) == len(scope.containers):
-        raise NothingToSearchError(f"{what} no documents; containers with documents: {others}")
+        raise NothingToSearchError(message)
     new = [c for c in empty if (id(backend), c) not in _warned]
     if new:
         _warned.update((id(backend), c) for c in new)
-        log.warning("%s no documents; containers with documents: %s", what, others)
+        log.warning("%s", message)
 
 
 def close_backend(index_dir: str | None = None, url: str | None = None) -> None:
