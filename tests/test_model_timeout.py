@@ -163,3 +163,21 @@ def test_ctrl_c_stops_a_waiting_run_and_keeps_the_thread(tmp_path: Path) -> None
     assert shown.returncode == 0, shown.stderr
     humans = [m["content"] for m in json.loads(shown.stdout)["messages"] if m["role"] == "human"]
     assert humans[0] == "Who supplies bolts?"
+
+
+def test_a_host_that_never_accepts_fails_in_seconds(caplog: pytest.LogCaptureFixture) -> None:
+    # A listening socket with a full backlog drops new connection requests, like a dead host.
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        port = listener.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)):  # fills the backlog
+            started = time.monotonic()
+            with caplog.at_level(logging.WARNING, logger="hopgraph.models"):
+                result = run("q", context=Context(model="openai:m", base_url=f"http://127.0.0.1:{port}/v1",
+                                                  backend=_backend(), model_timeout_s=120))
+            elapsed = time.monotonic() - started
+    assert result["exit_reason"] == "model_error" and "could not be reached" in result["error"]
+    retries = [r.getMessage() for r in caplog.records if "retrying in" in r.getMessage()]
+    assert len(retries) == 1 and "cannot connect" in retries[0]
+    assert elapsed < 12, elapsed  # two connection attempts of 3 s each, not two minutes
