@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from hopgraph.index import common_terms
 from hopgraph.index.backend import (
     BackendError,
     Chunk,
@@ -103,6 +104,9 @@ class EdgeBackend(VectorBackend):
 
     ``score_band``: if set, every query's hits are trimmed to those within this relative band
     of the top score (see :func:`hopgraph.index.fusion.score_band`). Default ``None`` (off).
+
+    ``common_term_share``: from ``common_terms_from`` points on, BM25 queries leave out the terms held by
+    more than this share of the chunks (see :mod:`hopgraph.index.common_terms`); ``None`` keeps every term.
     """
 
     def __init__(
@@ -114,6 +118,8 @@ class EdgeBackend(VectorBackend):
         exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
         hnsw_ef: int = DEFAULT_HNSW_EF,
         prefetch: int = DEFAULT_PREFETCH,
+        common_term_share: float | None = common_terms.DEFAULT_SHARE,
+        common_terms_from: int = common_terms.DEFAULT_FROM,
     ) -> None:
         import qdrant_edge as qe
 
@@ -123,6 +129,10 @@ class EdgeBackend(VectorBackend):
         self.exact_threshold = exact_threshold
         self.hnsw_ef = hnsw_ef
         self.prefetch = prefetch
+        if common_term_share is not None and not 0 < common_term_share <= 1:
+            raise ValueError(f"common_term_share must be in (0, 1] or None, not {common_term_share!r}")
+        self.common_term_share = common_term_share
+        self.common_terms_from = common_terms_from
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -133,6 +143,8 @@ class EdgeBackend(VectorBackend):
         self._lock = threading.RLock()
         # Scopes whose filter matches every point; cleared by every write (see _scope_filter).
         self._whole_index_scopes: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
+        # BM25 terms held by most chunks, estimated at the first query after a write (see _bm25_query).
+        self._common: frozenset[int] | None = None
         try:
             if embedder is None:
                 embedder = os.environ.get("HOPGRAPH_EMBEDDER") or self._built_with()
@@ -276,6 +288,23 @@ class EdgeBackend(VectorBackend):
                 whole = self._whole_index_scopes[key] = total == matching
         return None if whole else self._filter(scope)
 
+    def _bm25_query(self, sparse: Any) -> Any:
+        """The BM25 query vector as searched: without very common terms once the index is large."""
+        share = self.common_term_share
+        if share is None or self._points < self.common_terms_from:
+            return sparse
+        with self._lock:
+            if self._common is None:
+                qe = self._qe
+                req = qe.QueryRequest(limit=common_terms.SAMPLE, query=qe.Sample.Random, with_payload=False,
+                                      with_vector=[SPARSE])
+                sample = self._call(lambda s: s.query(req))
+                self._common = common_terms.common_terms(
+                    (p.vector[SPARSE].indices for p in sample if p.vector and SPARSE in p.vector), share)
+            common = self._common
+        pruned = common_terms.prune(list(sparse.indices), list(sparse.values), common)
+        return sparse if pruned is None else self._qe.SparseVector(*pruned)
+
     def _dense_params(self) -> Any:
         if self._points < self.exact_threshold:
             return self._qe.SearchParams(exact=True)
@@ -325,7 +354,7 @@ class EdgeBackend(VectorBackend):
             return []
         with self._lock:
             flt = self._filter(scope, extra, must_not) if extra or must_not else self._scope_filter(scope)
-            req = self._sparse_request(sparse, flt, limit, True)
+            req = self._sparse_request(self._bm25_query(sparse), flt, limit, True)
             return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
 
     def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
@@ -342,7 +371,7 @@ class EdgeBackend(VectorBackend):
             flt = self._scope_filter(scope)
             reqs = [self._dense_request(vec, flt, depth, False)]
             if list(sparse.indices):
-                reqs.append(self._sparse_request(sparse, flt, depth, False))
+                reqs.append(self._sparse_request(self._bm25_query(sparse), flt, depth, False))
             lists = [self._call(lambda s, r=r: s.query(r)) for r in reqs]
         # Integer forms of the uuids: hashing and comparing those is cheap. Tied scores share a
         # rank in the fusion, so the engine's order among them does not matter.
@@ -407,6 +436,7 @@ class EdgeBackend(VectorBackend):
     def _write(self, operation: Any) -> None:
         with self._lock:
             self._whole_index_scopes.clear()
+            self._common = None
             self._call(lambda s: s.update(operation))
 
     def _mark_if_complete(self, c: Chunk) -> None:
