@@ -149,13 +149,8 @@ async def create_run(ctx: Auth.types.AuthContext, value: Auth.types.RunsCreate) 
     return _owned(ctx)
 
 
-@auth.on.threads.read
-async def read_thread(ctx: Auth.types.AuthContext, value: Any) -> Any:
-    return _owned(ctx)
-
-
-@auth.on.threads.search
-async def search_threads(ctx: Auth.types.AuthContext, value: Any) -> Any:
+@auth.on(resources=["threads"], actions=["read", "search", "delete"])
+async def own_threads_only(ctx: Auth.types.AuthContext, value: Any) -> Any:
     return _owned(ctx)
 
 
@@ -167,18 +162,8 @@ async def update_thread(ctx: Auth.types.AuthContext, value: Any) -> Any:
     return _owned(ctx)
 
 
-@auth.on.threads.delete
-async def delete_thread(ctx: Auth.types.AuthContext, value: Any) -> Any:
-    return _owned(ctx)
-
-
-@auth.on.assistants.read
-async def read_assistant(ctx: Auth.types.AuthContext, value: Any) -> None:
-    return None
-
-
-@auth.on.assistants.search
-async def search_assistants(ctx: Auth.types.AuthContext, value: Any) -> None:
+@auth.on(resources=["assistants"], actions=["read", "search"])
+async def anyone_reads_assistants(ctx: Auth.types.AuthContext, value: Any) -> None:
     return None
 
 
