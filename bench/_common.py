@@ -1,0 +1,146 @@
+"""What the index benchmarks share: paths, percentiles, the machine line, peak RSS, the evaluation sets."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import resource
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from hopgraph.index.backend import Scope  # noqa: E402
+
+SCOPE = Scope(("default",))
+SETS = "scifact,hotpotqa_train100,musique_train100"
+
+
+def default_data() -> Path:
+    for cand in (Path("/work/shared/data"), REPO.parent / "shared" / "data"):
+        if cand.exists():
+            return cand
+    return REPO.parent / "shared" / "data"
+
+
+def pct(xs: Sequence[float], p: float) -> float:
+    s = sorted(xs)
+    k = min(len(s) - 1, max(0, int(round(p / 100 * (len(s) - 1)))))
+    return s[k]
+
+
+def timed(fn: Callable[[], Any], n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def load_avg() -> str:
+    return " / ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+
+
+def machine() -> str:
+    return (f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+            f"load avg (1/5/15 min) {load_avg()} at start")
+
+
+def rss_mb() -> float:
+    """Resident memory of this process now, in MB."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, in MB (Linux reports KB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def load_queries(folder: Path) -> tuple[dict[str, str], dict[str, dict[str, int]]]:
+    """Queries that have judgements, and the judgements, of a BEIR-layout folder."""
+    queries = {}
+    for line in (folder / "queries.jsonl").read_text().splitlines():
+        if line.strip():
+            rec = json.loads(line)
+            queries[str(rec["_id"])] = rec["text"]
+    qrels: dict[str, dict[str, int]] = {}
+    for i, line in enumerate((folder / "qrels.tsv").read_text().splitlines()):
+        parts = line.split("\t")
+        if i == 0 or len(parts) < 3:
+            continue
+        qrels.setdefault(parts[0], {})[parts[1]] = int(parts[2])
+    return {q: t for q, t in queries.items() if q in qrels}, qrels
+
+
+def corpus_records(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(ln) for ln in (folder / "corpus.jsonl").read_text().splitlines() if ln.strip()]
+
+
+def status_mb(*keys: str) -> dict[str, float]:
+    """Fields of /proc/self/status (VmRSS, RssAnon, RssFile, ...) in MB."""
+    out = {}
+    for line in Path("/proc/self/status").read_text().splitlines():
+        key = line.split(":", 1)[0]
+        if key in keys:
+            out[key] = int(line.split()[1]) / 1024
+    return out
+
+
+class RssWatch:
+    """Samples this process's resident memory (anonymous and file-backed) while a build runs.
+
+    File-backed pages are the index's own files mapped in memory (the kernel can drop them); anonymous
+    memory is what the process holds. Stops the run if anonymous memory passes ``limit_mb``, so a shared
+    machine is never pushed into swap or the OOM killer.
+    """
+
+    def __init__(self, limit_mb: float) -> None:
+        import threading
+
+        self.limit_mb = limit_mb
+        self.peak = {"RssAnon": 0.0, "RssFile": 0.0, "VmRSS": 0.0}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        import os
+
+        while not self._stop.wait(0.25):
+            now = status_mb(*self.peak)
+            for k, v in now.items():
+                self.peak[k] = max(self.peak[k], v)
+            if now.get("RssAnon", 0.0) > self.limit_mb:
+                print(f"stopped: anonymous RSS {now['RssAnon']:.0f} MB passed the limit of {self.limit_mb:.0f} MB",
+                      file=sys.stderr, flush=True)
+                os._exit(3)
+
+    def __enter__(self) -> RssWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
