@@ -1,4 +1,5 @@
-"""hopgraph eval --data DIR: the graph against single-shot dense, BM25 and hybrid search."""
+"""hopgraph eval --data DIR: the graph against single-shot dense, BM25 and hybrid search; with
+``--mode answer``, the graph's cited answers against known answers."""
 
 from __future__ import annotations
 
@@ -18,7 +19,11 @@ def add_parser(sub: Any) -> None:
                     "graph and through single-shot baselines, and reports nDCG@10, recall, MRR and costs.",
     )
     parser.add_argument("--data", required=True, metavar="DIR",
-                        help="folder with corpus.jsonl, queries.jsonl, qrels.tsv")
+                        help="folder with corpus.jsonl, queries.jsonl, qrels.tsv (answer mode: or 'demo' for the "
+                             "bundled demo questions and corpus)")
+    parser.add_argument("--mode", choices=("ids", "answer"), default="ids",
+                        help="ids: retrieval metrics (default); answer: answer containment, citation precision "
+                             "and recall, 'not found' correctness (queries carry answer/answer_aliases or facts)")
     parser.add_argument("--queries", metavar="FILE", help="queries file (default DIR/queries.jsonl)")
     parser.add_argument("--model", metavar="SPEC", help="model spec (default HOPGRAPH_MODEL or builtin)")
     add_model_timeout_option(parser)
@@ -42,6 +47,8 @@ def run(args: argparse.Namespace) -> int:
     from hopgraph.evals.report import markdown
     from hopgraph.evals.runner import EvalOptions, evaluate
 
+    if args.mode == "answer":
+        return _run_answers(args)
     if args.depth < 1:
         raise EvalError("--depth must be at least 1")
     model = args.model or os.environ.get("HOPGRAPH_MODEL") or "builtin"
@@ -56,5 +63,23 @@ def run(args: argparse.Namespace) -> int:
     )
     results = evaluate(opts)
     print(markdown(results))
+    print(f"results in {out}/ (results.json, results.md, results.png, per_query.jsonl)")
+    return 0
+
+
+def _run_answers(args: argparse.Namespace) -> int:
+    from hopgraph.evals.answer_runner import AnswerEvalOptions, answer_markdown, evaluate_answers
+
+    if args.rerank or args.runs != 1:
+        raise EvalError("--rerank and --runs apply to --mode ids only")
+    model = args.model or os.environ.get("HOPGRAPH_MODEL") or "builtin"
+    if args.model_timeout:
+        os.environ["HOPGRAPH_MODEL_TIMEOUT"] = str(args.model_timeout)
+    name = "demo" if args.data == "demo" else Path(args.data).expanduser().resolve().name
+    out = args.out or str(Path("eval-out") / f"{name}-answers")
+    opts = AnswerEvalOptions(data=args.data, queries=args.queries, model=model, limit=args.limit, out=out,
+                             index=args.index, embedder=args.embedder, progress=not args.quiet,
+                             max_turns=args.max_turns)
+    print(answer_markdown(evaluate_answers(opts)))
     print(f"results in {out}/ (results.json, results.md, results.png, per_query.jsonl)")
     return 0

@@ -62,7 +62,8 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
         if context.mode == "answer":
             from hopgraph.policies.builtin_answer import BuiltinAnswerPolicy
 
-            return BuiltinAnswerPolicy(), kind
+            # The containers are named in a "not found" answer.
+            return BuiltinAnswerPolicy(containers=list(context.containers or ())), kind
         from hopgraph.policies.builtin import BuiltinPolicy
 
         return BuiltinPolicy(max_turns=context.max_turns, token_budget=context.token_budget), kind

@@ -48,7 +48,7 @@ def ids_result(state: State, reason: str) -> list[str]:
     return result
 
 
-def _answer_result(state: State, reason: str) -> dict[str, Any]:
+def _answer_result(state: State, reason: str, containers: list[str]) -> dict[str, Any]:
     from hopgraph.citations import resolve_citations
     from hopgraph.policies.builtin_answer import compose_extractive_answer
     from hopgraph.tools.search_documents import turn_refs
@@ -64,7 +64,7 @@ def _answer_result(state: State, reason: str) -> dict[str, Any]:
         if reason == "max_turns":
             log.warning("round cap hit: answering from the evidence gathered so far")
         # Only this turn's passages: the registry also holds earlier turns' refs.
-        text = compose_extractive_answer(latest_question(state), turn_refs(memory))
+        text = compose_extractive_answer(latest_question(state), turn_refs(memory), containers)
     cited = resolve_citations(text, refs)
     citations = [asdict(c) if is_dataclass(c) else c for c in cited.citations]  # type: ignore[arg-type]
     markers = [asdict(m) if is_dataclass(m) else m for m in cited.markers]  # type: ignore[arg-type]
@@ -79,7 +79,7 @@ def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     reason = state.get("exit_reason") or "max_turns"
     update: dict[str, Any] = {"exit_reason": reason, "route": ""}
     if context.mode == "answer":
-        update.update(_answer_result(state, reason))
+        update.update(_answer_result(state, reason, list(context.containers or ())))
     else:
         # Whatever the model listed, the caller asked for at most this many.
         reported = ids_result(state, reason)[: max(context.max_reported_ids, 1)]

@@ -1,418 +1,336 @@
-"""The offline policy for answer mode: search, maybe hop once, answer extractively.
+"""The offline policy for answer mode: search, hop once, compute if asked, answer extractively.
 
-Round 1: ``search_documents`` on the question (preceded by ``rewrite_query`` when the
-question is visibly untidy). Round 2, for a question with a second part: a search
-for that part, anchored on a bridge entity found in the first results (a name or a
-code that the question does not contain). Then a final message without tool calls:
-an extractive answer, one sentence per part of the question (the sentence that named
-the bridge answers the first part; the best match among the second search's passages
-answers the next), each followed by its ``[Sn]`` reference. A one-part question gets
-its best sentence, and a second one only if it matches nearly as well.
+Round 1: ``search_documents`` on the question (preceded by ``rewrite_query`` when the question is visibly
+untidy, or when it is a follow-up that names nothing: then the rewrite carries the thread's subject).
+Round 2: a search anchored on a bridge found in the first results (a name or code the question does not
+contain), for the second part of a two-part question, or for a one-part question whose first results do not
+hold an answer of the asked kind or that asks about something it only describes ("the association which
+published ..."). Then, when the question asks for a derived amount, a ``run_python`` call computes it from
+the numbers found (see :mod:`hopgraph.policies.answer_compute`). Then a final message without tool calls:
+an extractive answer, one sentence per part of the question, each followed by its ``[Sn]`` reference,
+preferring sentences that hold an answer of the kind asked for (see :mod:`hopgraph.policies.answer_types`).
+When the evidence holds no such answer, the answer says so and names the containers searched.
 
-Only structured data is read: the ``search_documents`` artifacts and the policy's own
-earlier tool calls, never the text of tool messages.
+Only structured data is read: the tool artifacts and the policy's own earlier tool calls, never the text of
+tool messages.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import math
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from hopgraph.citations import is_tabular
-from hopgraph.policies.base import ScriptedPolicy, _call_id
-from hopgraph.policies.text import STOPWORDS, entity_spans, fold, sentences, terms
-from hopgraph.policies.transcript import message_text, tool_results
-from hopgraph.state import question_position
-
-SEARCH = "search_documents"
-REWRITE = "rewrite_query"
-MAX_SENTENCES = 4
-MIN_SENTENCE_CHARS = 25
-NOT_FOUND = "I could not find this in the documents."
-
-# Codes such as PO-4471, BUG-882, INC-2026-031, TS-40.
-_CODE = re.compile(r"\b[A-Z]{2,}(?:-[A-Z0-9]+)*-\d+[A-Z0-9]*\b")
-# Where a question turns to its second part: ", and what ...", "; who ...", " and when ..."
-_SPLIT = re.compile(
-    r"\s*(?:[,;]\s*(?:and\s+)?|\s+and\s+)(?=(?:(?:in|on|at|by|for|from|with|to|under)\s+)?(?:what|which|who|whom|whose|when|where|why|how|did|does|do|is|are|"
-    r"was|were|can|could|should|must)\b)",
-    re.IGNORECASE,
+from hopgraph.policies.answer_choice import Evidence, decide_choice, decide_yes_no, is_choice, is_yes_no
+from hopgraph.policies.answer_compute import Calculation, format_amount, plan_calculation, printed_numbers
+from hopgraph.policies.answer_evidence import (
+    CODE,
+    MEASURES,
+    REWRITE,
+    RUN_PYTHON,
+    SEARCH,
+    AnswerState,
+    Passage,
+    find_bridge,
+    find_bridge_evidence,
+    focus_stems,
+    follow_up_query,
+    name_like,
+    named_in_titles,
+    passage_sentences,
+    read_state,
+    split_question,
+    stems,
+    tidy_question,
 )
-# Words that only say "this question refers back": they never make a good search term.
-_VAGUE = frozenset({"them", "they", "it", "its", "that", "person", "one", "agree", "agreed", "get", "got", "we", "us",
-                    "our", "did", "does", "do", "set", "give", "want", "need", "must", "apply", "applies"})
-_JOINER_WORDS = frozenset({"of", "the", "on", "in", "and", "for", "at", "to", "de", "von", "van"})
-_EXTRA_STOP = frozenset({"which", "what", "who", "when", "where", "how", "did", "does", "the", "and", "whom"})
+from hopgraph.policies.answer_select import Candidate, best_sentences, doc_links
+from hopgraph.policies.answer_thread import thread_subject
+from hopgraph.policies.answer_types import THING, YESNO, asked_kind, holds_kind, restates
+from hopgraph.policies.base import ScriptedPolicy, _call_id
+from hopgraph.policies.text import base_title, entity_spans, fold, terms
+from hopgraph.tools.rewrite_query import contextual_question, is_follow_up
+
+MAX_SENTENCES = 4
+# How close to the best sentence a second one must score: from the same document, from another.
+SECOND_SAME = 0.85
+SECOND_OTHER = 0.75
+NOT_FOUND = "Not found in the documents you can search."
+
+__all__ = ["NOT_FOUND", "BuiltinAnswerPolicy", "compose_answer", "compose_extractive_answer", "not_found",
+           "split_question", "tidy_question"]
 
 
-@dataclass
-class Passage:
-    ref: str
-    title: str
-    text: str
-    rank: int  # position within its search
-    round: int
-    page: Any = None
-    # Rank of this passage in each round whose search matched it (repeats included).
-    ranks: dict[int, int] = field(default_factory=dict)
-    kind: str = ""
-    source: str = ""
+def not_found(containers: Sequence[str] = ()) -> str:
+    """The answer when the evidence holds nothing of the asked kind, naming what was searched."""
+    names = [c for c in dict.fromkeys(containers) if c]
+    if not names:
+        return NOT_FOUND
+    label = "container" if len(names) == 1 else "containers"
+    return f"{NOT_FOUND[:-1]} ({label}: {', '.join(names)})."
 
 
-@dataclass
-class _State:
-    question: str
-    rounds: list[list[tuple[str, dict[str, Any]]]] = field(default_factory=list)
-    passages: list[Passage] = field(default_factory=list)
-    searched: list[str] = field(default_factory=list)
+def follow_up_subject(state: AnswerState) -> str:
+    """The thread's subject when the question is a follow-up that names nothing, else ''."""
+    if state.history and is_follow_up(state.question):
+        return thread_subject(state.history, state.question)
+    return ""
 
 
-def stem(word: str) -> str:
-    """Crude and deterministic: drop a common suffix, then keep five letters."""
-    word = fold(word)
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            word = word[: -len(suffix)]
-            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-                word = word[:-1]  # capped -> cap, planned -> plan
-            break
-    return word[:5]
+def effective_question(state: AnswerState) -> str:
+    """The question with the thread's subject when it is a follow-up that names nothing."""
+    subject = follow_up_subject(state)
+    return contextual_question(tidy_question(state.question), subject) if subject else state.question
 
 
-def stems(text: str) -> set[str]:
-    return {stem(t) for t in terms(text) if t not in _VAGUE}
-
-
-def split_question(question: str) -> list[str]:
-    parts = [p.strip(" ,;?") for p in _SPLIT.split(question) if p and p.strip(" ,;?")]
-    return parts or [question.strip()]
-
-
-def tidy_question(question: str) -> str:
-    """A cleaned-up wording: single spaces, one closing mark, capital first letter."""
-    text = " ".join(question.split())
-    text = re.sub(r"([?!.])\1+", r"\1", text)
-    text = re.sub(r"\s+([?!.,;])", r"\1", text)
-    if text and text[0].islower():
-        text = text[0].upper() + text[1:]
-    return text
-
-
-def read_state(messages: Sequence[BaseMessage]) -> _State:
-    start = question_position(messages)
-    if start < 0:
-        return _State(question="")
-    state = _State(question=message_text(messages[start]).strip())
-    results = tool_results(messages[start + 1:])
-    for m in messages[start + 1:]:
-        if not isinstance(m, AIMessage) or not m.tool_calls:
-            continue
-        round_no = len(state.rounds) + 1
-        state.rounds.append([(c["name"], dict(c["args"])) for c in m.tool_calls])
-        for call in m.tool_calls:
-            if call["name"] != SEARCH:
-                continue
-            state.searched.append(str(call["args"].get("query") or ""))
-            tm = results.get(call.get("id") or "")
-            artifact = tm.artifact if tm is not None else None
-            if not isinstance(artifact, dict):
-                continue
-            for rank, ref in enumerate(artifact.get("refs") or [], start=1):
-                if isinstance(ref, dict) and isinstance(ref.get("ref"), str):
-                    state.passages.append(Passage(
-                        ref=ref["ref"], title=str(ref.get("title") or ""), text=str(ref.get("text") or ""),
-                        rank=rank, round=round_no, page=ref.get("page"), kind=str(ref.get("kind") or ""),
-                        source=str(ref.get("source") or ""),
-                    ))
-            by_ref = {p.ref: p for p in state.passages}
-            matched = artifact.get("matched") or [r.get("ref") for r in artifact.get("refs") or []
-                                                  if isinstance(r, dict)]
-            for rank, ref_id in enumerate(matched, start=1):
-                passage = by_ref.get(ref_id) if isinstance(ref_id, str) else None
-                if passage is not None:
-                    passage.ranks[round_no] = min(rank, passage.ranks.get(round_no, rank))
-    return state
-
-
-_MARKER = re.compile(r"^(?:#+|[-*\u2022]|\d+[.)])\s+")
-
-
-def _is_heading(line: str) -> bool:
-    return len(line) < 60 and not line.rstrip().endswith((".", "!", "?", ":", ";", ","))
-
-
-def prose_sentences(text: str) -> list[str]:
-    """Sentences of running text: wrapped lines are joined, headings and footers left out."""
-    paragraphs: list[str] = []
-    current: list[str] = []
-
-    def flush() -> None:
-        if current:
-            paragraphs.append(" ".join(current))
-            current.clear()
-
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            flush()
-            continue
-        marker = _MARKER.match(line)
-        if marker:
-            flush()
-            line = line[marker.end():]
-        if _is_heading(line) and (not current or current[-1].endswith((".", "!", "?", ":"))):
-            flush()
-            continue  # a title, a clause heading or a page footer
-        current.append(line)
-    flush()
-    out = []
-    for paragraph in paragraphs:
-        for sentence in sentences(paragraph):
-            sentence = sentence.strip()
-            if len(sentence) >= MIN_SENTENCE_CHARS:
-                out.append(sentence)
-    return out
-
-
-_FIELD = re.compile(r"^[^:]{1,40}:\s")
-
-
-def table_rows(text: str) -> list[str]:
-    """Rows of a table as single lines: CSV rows and "Column: value" records spelled out."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if len(lines) >= 2 and all("," in line for line in lines[:2]) and lines[0].count(",") >= 2:
-        rows = list(csv.reader(io.StringIO("\n".join(lines))))
-        header = rows[0]
-        return ["; ".join(f"{h}: {v}" for h, v in zip(header, row, strict=False)) for row in rows[1:]]
-    out = []
-    for block in re.split(r"\n\s*\n", text):
-        block_lines = [line.strip() for line in block.splitlines() if line.strip()]
-        if len(block_lines) >= 2 and sum(1 for line in block_lines if _FIELD.match(line)) >= 2:
-            out.append("; ".join(block_lines))  # one record of "Column: value" lines
-        else:
-            out += [line for line in block_lines if len(line) >= MIN_SENTENCE_CHARS and any(c.isdigit() for c in line)]
-    return out
-
-
-def passage_sentences(passage: Passage) -> list[str]:
-    if is_tabular(passage.kind, passage.source, passage.title):
-        return table_rows(passage.text)
-    return prose_sentences(passage.text)
-
-
-def _clean_span(span: str) -> str:
-    span = span.split(",")[0].strip()
-    words = span.split()
-    for i, w in enumerate(words):
-        if w.isdigit():  # "Hull on 17 October": the name ends before the number
-            words = words[:i]
-            break
-    while words and words[-1].lower() in _JOINER_WORDS:
-        words.pop()
-    return " ".join(words)
-
-
-def _entities(sentence: str, question: str) -> list[tuple[str, int]]:
-    """Names and codes in the sentence that the question does not mention, with their offsets."""
-    q = fold(question)
-    found: list[tuple[str, int]] = []
-    for raw, pos in entity_spans(sentence):
-        span = _clean_span(raw)
-        if len(span) < 3 or fold(span) in q or fold(span) in STOPWORDS:
-            continue
-        if all(fold(w) in q for w in span.split()):
-            continue
-        found.append((span, pos))
-    for m in _CODE.finditer(sentence):
-        if fold(m.group()) not in q and all(m.group() != f for f, _ in found):
-            found.append((m.group(), m.start()))
+def _anchors(question: str) -> list[str]:
+    """Names and codes the question gives (not its capitalized first word)."""
+    found = [m.group() for m in CODE.finditer(question)]
+    found += [span for span, pos in entity_spans(question) if pos > 0 and len(span) > 2]
     return found
 
 
-def focus_stems(part: str) -> set[str]:
-    """What the part asks for: the noun after which/what, or after "who was the" ("on-call engineer")."""
-    m = re.search(r"\b(?:which|what)\s+([\w\-]+)", part, re.IGNORECASE)
-    if not m:
-        m = re.search(r"\bwho\s+(?:was|is|were|are)\s+(?:the\s+)?([\w\-]+(?:\s+[\w\-]+)?)", part, re.IGNORECASE)
-    return stems(m.group(1)) if m else set()
+def _mentioned(anchor: str, passages: list[Passage]) -> bool:
+    """Some passage names the anchor, or one of the names it joins ("Never Cry Wolf and Big Hero 6")."""
+    texts = [fold(p.title + " " + p.text) for p in passages]
+    for name in re.split(r"\s+(?:and|&|or)\s+", anchor):
+        words = terms(name)
+        if not words or any(all(w in text for w in words) for text in texts):
+            return True
+    return False
 
 
-def _name_like(span: str) -> bool:
-    words = span.split()
-    return len(words) >= 2 and sum(1 for w in words if w[:1].isupper() and w.isalpha()) >= 2
+def describe(part: str) -> str:
+    """A search for what a part of the question describes, without what kind of thing it is or which of
+    its attributes is asked for: "the value of the purchase order that arrived three weeks late" ->
+    "arrived three weeks late"."""
+    focus = focus_stems(part)
+    words = [w for w in terms(part) if w not in MEASURES and not (stems(w) and stems(w) <= focus)]
+    return " ".join(words) if len(words) >= 2 else tidy_question(part)
 
 
-def _weights(passages: list[Passage]) -> dict[str, float]:
-    """Inverse passage frequency: a word in every passage says little about which sentence answers."""
-    df: dict[str, int] = {}
-    for p in passages:
-        for t in stems(p.text):
-            df[t] = df.get(t, 0) + 1
-    return {t: 1.0 / (1.0 + 0.5 * math.log(n)) for t, n in df.items()}
+def bridge_round(state: AnswerState, parts: list[str]) -> int:
+    """The round whose results hold the bridge: the first, or the second when it searched the first part of
+    the question on its own."""
+    if len(parts) > 1 and len(state.searched) > 1 and fold(state.searched[1]) == fold(describe(parts[0])):
+        return 2
+    return 1
 
 
-def _best_sentences(passages: list[Passage], want: set[str], bridge: set[str] | None = None,
-                    only_round: int = 0, about: set[str] | None = None) -> list[tuple[float, int, str, Passage]]:
-    """Sentences by weighted overlap with ``want``, best first.
+def _first_part_unanswered(state: AnswerState, parts: list[str]) -> bool:
+    """The first results name no bridge for the first part apart from in the sentence that best answers a
+    later part: the search was about the later part."""
+    evidence = find_bridge_evidence(state, parts[0])
+    if evidence is None:
+        return True
+    later = best_sentences([p for p in state.passages if p.round == 1], stems(parts[1]), parts[1],
+                           asked_kind(parts[1]))
+    return bool(later) and later[0].text.endswith(evidence[1])
 
-    ``only_round``: only passages that round's searches matched, ranked as they ranked
-    there (the search issued for a part of the question knows best what answers it).
-    A sentence naming the bridge or holding a number gets a little more, and so does
-    any sentence of a passage about ``about`` (named in its title or text).
+
+def _worth_following(state: AnswerState, question: str, bridge: str) -> bool:
+    """A one-part question follows a bridge (a full name, a code, or the title of a document found) when
+    its best first-round sentence holds no answer of the asked kind, or names the bridge: the answer may
+    be in the bridge's own document ("He played for the Philadelphia Eagles": in which state?)."""
+    titles = {fold(base_title(p.title)) for p in state.passages}
+    if not (name_like(bridge) or CODE.fullmatch(bridge) or fold(bridge) in titles):
+        return False
+    ranked = best_sentences([p for p in state.passages if p.round == 1], stems(question), question,
+                            asked_kind(question), links=doc_links(question, state.passages))
+    return not ranked or not ranked[0].holds or fold(bridge) in fold(ranked[0].text)
+
+
+def _hop_query(state: AnswerState, question: str, bridge: str) -> str:
+    """The bridge with the question's words that the bridge sentence's document does not already cover."""
+    evidence = find_bridge_evidence(state, question)
+    covered = stems(evidence[2].title) if evidence else set()
+    rest = " ".join(w for w in question.split() if not (stems(w) and stems(w) <= covered))
+    return follow_up_query(bridge, rest)
+
+
+def compose_answer(state: AnswerState, bridge: str | None, question: str = "", containers: Sequence[str] = (),
+                   calculation: tuple[Calculation, str] | None = None, subject: str = "") -> str:
+    """2-4 sentences: one per part of the question, each with its reference; or "not found".
+
+    ``subject``: for a follow-up, the thread's subject (the question then carries it too).
     """
-    weights = _weights(passages)
-    scored = []
-    order = 0
-    for p in passages:
-        if only_round and only_round not in p.ranks:
-            continue
-        rank = p.ranks.get(only_round, p.rank) if only_round else p.rank
-        on_topic = bool(about and stems(p.title + " " + p.text) & about)
-        for s in passage_sentences(p):
-            got = stems(s)
-            shared = got & want
-            if not shared:
-                continue
-            # fsum: exact, so the score never depends on set iteration order (hash seed).
-            score = math.fsum(weights.get(t, 1.0) for t in shared)
-            if bridge and got & bridge:
-                score += 1.0
-            if any(c.isdigit() for c in s):
-                score += 0.25
-            if on_topic:
-                score += 0.75
-            score -= 0.05 * rank + 0.001 * p.round
-            scored.append((score, order, s, p))
-            order += 1
-    scored.sort(key=lambda x: (-x[0], x[1]))
-    return scored
-
-
-def find_bridge(state: _State, first_part: str) -> str | None:
-    found = find_bridge_evidence(state, first_part)
-    return found[0] if found else None
-
-
-def find_bridge_evidence(state: _State, first_part: str) -> tuple[str, str, Passage] | None:
-    """(bridge, the sentence naming it, its passage): a name or code from the first results
-    that the question does not mention.
-
-    Candidates come from sentences that share words with the first part of the question;
-    a multi-word name helps, and so does matching what the question asks for ("which
-    supplier" -> a name right after "supplier"; "which bug" -> BUG-882).
-    """
-    want = stems(first_part)
-    focus = focus_stems(first_part)
-    best: tuple[float, str, str, Passage] | None = None
-    for p in state.passages:
-        if p.round != 1 or p.rank > 4:
-            continue
-        for sentence in passage_sentences(p):
-            got = stems(sentence)
-            relevance = len(got & want)
-            if relevance == 0:
-                continue
-            for span, pos in _entities(sentence, state.question):
-                score = float(relevance) - 0.05 * p.rank
-                if _name_like(span):
-                    score += 1.5
-                elif pos == 0:
-                    score -= 1.5  # a capitalized first word is not evidence of a name
-                before = sentence[max(0, pos - 40):pos]
-                if focus and (stems(span) & focus or stems(" ".join(before.split()[-3:])) & focus):
-                    score += 4.0
-                if best is None or score > best[0]:
-                    best = (score, span, sentence, p)
-    return (best[1], best[2], best[3]) if best else None
-
-
-def follow_up_query(bridge: str, part: str) -> str:
-    words = [w for w in re.findall(r"[\w\-.,%]+", part) if fold(w).strip(".,") not in STOPWORDS | _VAGUE | _EXTRA_STOP]
-    return " ".join([bridge, *[w.strip(".,") for w in words]]).strip()
-
-
-def named_in_titles(question: str, passages: list[Passage]) -> set[str]:
-    """Question words that pick out some documents by title ("Nordlicht", even spelt "nordlict"; stems
-    keep five letters), leaving out words most titles share ("agreement")."""
-    titles = {p.title for p in passages}
-    counts = Counter(t for title in titles for t in stems(title))
-    return {t for t in stems(question) if 0 < counts[t] <= len(titles) / 2}
-
-
-def compose_answer(state: _State, bridge: str | None) -> str:
-    """2-4 sentences: one per part of the question, each with its reference."""
+    question = question or state.question
     if not state.passages:
-        return NOT_FOUND
-    parts = split_question(state.question)
+        return not_found(containers)
+    anchors = _anchors(question)
+    if anchors and not any(_mentioned(a, state.passages) for a in anchors):
+        return not_found(containers)  # nothing found names what the question is about
+    parts = split_question(question)
+    if len(parts) == 1:
+        decided = decide_choice(question, state.passages) if is_choice(question) else None
+        if decided is None and is_yes_no(question):
+            decided = decide_yes_no(question, state.passages)
+        if decided is not None:
+            return _decision(*decided)
     multi = len(parts) > 1 and bridge is not None
     last_round = max(max(p.ranks, default=p.round) for p in state.passages)
     chosen: list[tuple[str, Passage]] = []
     used: set[str] = set()
 
-    def take(ranked: list[tuple[float, int, str, Passage]], limit: int, floor: float, covered: bool = False) -> None:
-        for score, _, s, p in ranked:
+    def take(ranked: list[Candidate], limit: int, floor: float, covered: bool = False) -> bool:
+        """Adds up to ``limit`` candidates scoring at least ``floor``; True when one was added or present."""
+        added = False
+        for c in ranked:
             if len(chosen) >= MAX_SENTENCES or limit <= 0:
-                return
-            if s in used and covered:
-                return  # the best sentence for this part is already in the answer
-            if s in used or score < floor:
+                break
+            if c.text in used and covered:
+                return True  # the best sentence for this part is already in the answer
+            if c.text in used or c.score < floor:
                 continue
-            chosen.append((s, p))
-            used.add(s)
+            chosen.append((c.text, c.passage))
+            used.add(c.text)
             limit -= 1
+            added = True
+        return added
 
-    if multi and last_round > 1:
+    kinds = [asked_kind(p) for p in parts]
+    first = bridge_round(state, parts)
+    if multi and last_round > first:
         assert bridge is not None
-        evidence = find_bridge_evidence(state, parts[0])
+        evidence = find_bridge_evidence(state, parts[0], first)
         if evidence is not None and evidence[0] == bridge:
             # Part one is answered by the sentence the bridge came from.
             chosen.append((evidence[1], evidence[2]))
             used.add(evidence[1])
         else:
-            take(_best_sentences(state.passages, stems(parts[0]), stems(bridge), only_round=1), 1, 0.3)
+            take(best_sentences(state.passages, stems(parts[0]), question, kinds[0], stems(bridge),
+                                only_round=first), 1, 0.3)
         # The later parts were searched for, with the bridge, in the last round.
-        for part in parts[1:]:
-            take(_best_sentences(state.passages, stems(part), only_round=last_round, about=stems(bridge)), 1, 0.3,
-                 covered=True)
+        for part, kind in zip(parts[1:], kinds[1:], strict=True):
+            ranked = best_sentences(state.passages, stems(part), part, kind, only_round=last_round,
+                                    about=stems(bridge))
+            take(ranked, 1, 0.3, covered=True)
+            _continue(ranked, chosen, used)
     else:
-        # Sentences of the documents the question names by title come first among equals.
-        named = named_in_titles(state.question, state.passages)
-        for part in parts:
-            take(_best_sentences(state.passages, stems(part), about=named), 1, 0.3, covered=True)
-        ranked = _best_sentences(state.passages, stems(state.question), about=named)
-        if named:
+        named = named_in_titles(question, state.passages)
+        bridge_stems = stems(bridge) if bridge and last_round > 1 and len(parts) > 1 else None
+        about = stems(subject) if subject else named or bridge_stems
+        links = doc_links(question, state.passages, bridge or "") if len(parts) == 1 else {}
+        for part, kind in zip(parts, kinds, strict=True):
+            # A follow-up's subject picks the documents; its own words pick the sentence.
+            want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
+            ranked = best_sentences(state.passages, want | (bridge_stems or set()), part, kind,
+                                    bridge=bridge_stems, about=about, loose=bool(subject), links=links)
+            if kind not in (THING, YESNO) and not any(c.holds for c in ranked[:8]):
+                continue  # nothing of the asked kind: this part stays unanswered
+            if bridge and last_round > 1 and ranked and len(parts) == 1:
+                _bridge_first(state, question, bridge, ranked[0], chosen, used)
+            take([c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked, 1, 0.3, covered=True)
+        if subject:
+            ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,
+                                    kinds[0], about=about)
+            ranked = [r for r in ranked if stems(r.passage.title + " " + r.passage.text) & stems(subject)]
+        else:
+            ranked = best_sentences(state.passages, stems(question), question, kinds[0], about=named, links=links)
+        if named and not subject:
             # A second sentence stays with the documents the question named.
-            ranked = [r for r in ranked if stems(r[3].title) & named]
-        if ranked and len(parts) == 1:
-            # A second sentence only when it matches the question nearly as well as the best one.
-            take(ranked, 1, floor=max(1.0, 0.85 * ranked[0][0]))
+            ranked = [r for r in ranked if stems(r.passage.title) & named]
+        settled = kinds[0] not in (THING, YESNO) and any(_holds(t, kinds[0], question) for t, _ in chosen)
+        if chosen and ranked and len(parts) == 1 and len(chosen) < 2:
+            # A second sentence only when it matches the question nearly as well as the best one, and
+            # says more than the question; once the answer holds what was asked, only from another
+            # document (the other half of a bridge).
+            docs = {p.title for _, p in chosen}
+            second = [r for r in ranked if r.holds and not restates(r.text, question)
+                      and not (settled and (r.passage.title in docs or links.get(r.passage.title, 0.0) < 1.0))]
+            take(second, 1, floor=max(1.0, (SECOND_OTHER if settled else SECOND_SAME) * ranked[0].score))
     if not chosen:
-        return NOT_FOUND
-    lines = []
-    for s, p in chosen:
-        s = s.rstrip().rstrip(";:,").rstrip()
-        end = s[-1] if s[-1] in ".!?" else "."
-        body = s[:-1] if s[-1] in ".!?" else s
-        lines.append(f"{body} [{p.ref}]{end}")
+        return not_found(containers)
+    lines = [_cited(s, p.ref) for s, p in chosen]
+    if calculation is not None:
+        lines.append(_calculation_sentence(*calculation))
     return " ".join(lines)
 
 
-def compose_extractive_answer(question: str, refs: Mapping[str, Mapping[str, Any]]) -> str:
+def _decision(label: str, evidence: list[Evidence]) -> str:
+    """The decision first, then the evidence for it, each sentence cited."""
+    lines = [f"{label}."]
+    for e in evidence:
+        cited = _cited(e.sentence, e.passage.ref)
+        if cited not in lines:
+            lines.append(cited)
+    return " ".join(lines)
+
+
+def _holds(text: str, kind: str, question: str) -> bool:
+    return holds_kind(text.split(". ")[-1], kind, question)
+
+
+def _bridge_first(state: AnswerState, question: str, bridge: str | None, best: Candidate,
+                  chosen: list[tuple[str, Passage]], used: set[str]) -> None:
+    """For a one-part question answered in another document than the bridge's, the bridge sentence first."""
+    if not bridge:
+        return
+    evidence = find_bridge_evidence(state, question)
+    if evidence is None or evidence[0] != bridge or evidence[2].ref == best.passage.ref:
+        return
+    if fold(bridge) not in fold(best.passage.title + " " + best.passage.text):
+        return  # the answer's document is not reached through this bridge
+    if evidence[1] not in used and evidence[1] not in best.text:
+        chosen.append((evidence[1], evidence[2]))
+        used.add(evidence[1])
+
+
+def _continue(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str]) -> None:
+    """The sentence right after the chosen one, when it goes on about the same figure (a cap after a rate)."""
+    if not chosen or len(chosen) >= MAX_SENTENCES:
+        return
+    text, passage = chosen[-1]
+    sents = passage_sentences(passage)
+    last = text.split(". ")[-1] if text not in sents else text
+    if last not in sents:
+        return
+    i = sents.index(last)
+    if i + 1 >= len(sents):
+        return
+    nxt = sents[i + 1]
+    if nxt in used or not any(c.isdigit() for c in nxt) or not (stems(nxt) & stems(last)):
+        return
+    if any(c.text == nxt or c.text.endswith(nxt) for c in ranked):
+        chosen.append((nxt, passage))
+        used.add(nxt)
+
+
+def _cited(sentence: str, ref: str) -> str:
+    s = sentence.rstrip().rstrip(";:,").rstrip()
+    end = s[-1] if s[-1] in ".!?" else "."
+    body = s[:-1] if s[-1] in ".!?" else s
+    return f"{body} [{ref}]{end}"
+
+
+def _calculation_sentence(calc: Calculation, output: str) -> str:
+    """The result, how it was computed, and the sources of its inputs."""
+    numbers = printed_numbers(output)
+    refs = list(dict.fromkeys(q.passage.ref for q in calc.inputs if q.passage is not None))
+    marks = "".join(f"[{r}]" for r in refs)
+    amount = format_amount(numbers[0], calc.currency)
+    base = format_amount(calc.base.value, calc.currency)
+    text = f"Calculated with run_python: {base} × {calc.rate.text}"
+    if calc.count is not None:
+        text += f" × {calc.count.text}"
+    text += f" = {amount}"
+    if calc.cap is not None and len(numbers) > 1:
+        cap = format_amount(numbers[1], calc.currency)
+        text += (f", which is the cap of {calc.cap.text} ({cap})" if numbers[0] >= numbers[1]
+                 else f", below the cap of {calc.cap.text} ({cap})")
+    return f"{text} {marks}."
+
+
+def compose_extractive_answer(question: str, refs: Mapping[str, Mapping[str, Any]],
+                              containers: Sequence[str] = ()) -> str:
     """An answer from the turn's ref registry alone (for a run that stopped without one).
 
     Uses the passage text stored with each ref by ``search_documents``; the first search
     of the turn plays the first round, so a bridge is found the same way.
     """
-    state = _State(question=question.strip())
+    state = AnswerState(question=question.strip())
     for ref_id, ref in refs.items():
         text = ref.get("text")
         if not isinstance(text, str) or not text.strip():
@@ -421,46 +339,82 @@ def compose_extractive_answer(question: str, refs: Mapping[str, Mapping[str, Any
         state.passages.append(Passage(
             ref=str(ref_id), title=str(ref.get("title") or ""), text=text, rank=int(ref.get("rank") or 1),
             round=1 if search in (None, 1) else 2, page=ref.get("page"), kind=str(ref.get("kind") or ""),
-            source=str(ref.get("source") or ""),
+            source=str(ref.get("source") or ""), container=str(ref.get("container") or ""),
             ranks={1 if search in (None, 1) else 2: int(ref.get("rank") or 1)},
         ))
     if not state.question or not state.passages:
-        return NOT_FOUND
+        return not_found(containers)
     parts = split_question(state.question)
-    bridge = find_bridge(state, parts[0])
-    return compose_answer(state, bridge)
+    bridge = find_bridge(state, parts[0], bridge_round(state, parts))
+    return compose_answer(state, bridge, containers=containers)
 
 
 class BuiltinAnswerPolicy(ScriptedPolicy):
-    """Deterministic answer-mode policy; no key, no network."""
+    """Deterministic answer-mode policy; no key, no network.
+
+    ``containers``: the containers the run searches, named when nothing is found.
+    """
 
     max_search_rounds: int = 2
+    containers: list[str] = []
 
     def plan(self, messages: Sequence[BaseMessage]) -> tuple[list[tuple[str, dict[str, Any]]], str]:
         """The next tool calls, or ([], final answer text)."""
         state = read_state(messages)
         if not state.question:
-            return [], NOT_FOUND
+            return [], not_found(self.containers)
+        question = effective_question(state)
         search_rounds = sum(1 for r in state.rounds if any(name == SEARCH for name, _ in r))
         if search_rounds == 0:
-            tidy = tidy_question(state.question)
+            tidy = tidy_question(question)
             calls: list[tuple[str, dict[str, Any]]] = []
             if tidy != state.question.strip():
                 calls.append((REWRITE, {"query": tidy}))
             calls.append((SEARCH, {"query": tidy}))
             return calls, ""
-        parts = split_question(state.question)
-        bridge = find_bridge(state, parts[0]) if state.passages else None
-        if search_rounds == 1 and search_rounds < self.max_search_rounds:
+        parts = split_question(question)
+        first = bridge_round(state, parts)
+        bridge = find_bridge(state, parts[0], first) if state.passages else None
+        searched = {fold(q) for q in state.searched}
+        if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
+            # The first search went to the later part: search the first part alone, then hop.
+            return [(SEARCH, {"query": describe(parts[0])})], ""
+        if search_rounds == first and search_rounds < self.max_search_rounds + first - 1:
             if not state.passages:
-                keywords = " ".join(dict.fromkeys(terms(state.question)))
-                if keywords and fold(keywords) not in {fold(q) for q in state.searched}:
+                keywords = " ".join(dict.fromkeys(terms(question)))
+                if keywords and fold(keywords) not in searched:
                     return [(SEARCH, {"query": keywords})], ""
             elif bridge and len(parts) > 1:
                 query = follow_up_query(bridge, " ".join(parts[1:]))
+                if fold(query) not in searched:
+                    return [(SEARCH, {"query": query})], ""
+            elif (bridge and question == state.question and not is_choice(question) and not is_yes_no(question)
+                  and _worth_following(state, question, bridge)):
+                # One part: follow the bridge too, the answer may sit in the document it names. (A
+                # follow-up is about the thread's subject, and a choice names its candidates: no hop.)
+                query = _hop_query(state, question, bridge)
                 if fold(query) not in {fold(q) for q in state.searched}:
                     return [(SEARCH, {"query": query})], ""
-        return [], compose_answer(state, bridge)
+        calculation = self._calculation(state, question, parts, bridge)
+        if calculation is not None and not state.computed:
+            return [(RUN_PYTHON, {"code": calculation.code()})], ""
+        done = state.computed[-1] if state.computed else None
+        computed = None
+        if calculation is not None and done is not None and done.ok and printed_numbers(done.output):
+            computed = (calculation, done.output)
+        return [], compose_answer(state, bridge, question, self._searched(state), computed,
+                                  follow_up_subject(state))
+
+    def _calculation(self, state: AnswerState, question: str, parts: list[str],
+                     bridge: str | None) -> Calculation | None:
+        if not state.passages or not bridge:
+            return None
+        part = parts[-1]
+        ranked = best_sentences(state.passages, stems(part), part, asked_kind(part), about=stems(bridge))
+        return plan_calculation(question, part, bridge, [(c.text, c.passage) for c in ranked], state.passages)
+
+    def _searched(self, state: AnswerState) -> list[str]:
+        return list(self.containers) or sorted({p.container for p in state.passages if p.container})
 
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any

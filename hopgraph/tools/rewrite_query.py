@@ -1,8 +1,10 @@
 """rewrite_query(query): the model states the corrected, self-contained question.
 
 The tool itself only echoes the rewrite (and remembers it for the turn). The safety
-net below covers a common slip: the model rewrites the question and, in the same
-reply, still searches with the user's original messy wording.
+net below covers two common slips: the model rewrites the question and, in the same
+reply, still searches with the user's original messy wording; or it searches a
+follow-up ("And the renewal clause?") word for word, without the thread's subject
+(the entity the previous turn was about), when the caller knows that subject.
 """
 
 from __future__ import annotations
@@ -22,6 +24,18 @@ SEARCH_TOOL = "search_documents"
 ORIGINAL_OVERLAP = 0.75
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
+# How a follow-up opens: "And the renewal clause?", "What about Meridian?", "Also, ..."
+_FOLLOW_UP_OPENING = re.compile(r"^\s*(?:and|also|what about|how about|and what about|same for|as for)\b[\s,]*",
+                                re.IGNORECASE)
+# Words that point back into the conversation.
+_BACK_REFERENCES = frozenset({"it", "its", "they", "them", "their", "theirs", "he", "him", "his", "she", "her",
+                              "hers"})
+# First words that stay lowercase inside "Regarding <subject>: ...".
+_PLAIN_OPENERS = frozenset({"the", "a", "an", "which", "what", "who", "whom", "whose", "when", "where", "how", "why",
+                            "is", "are", "was", "were", "do", "does", "did", "can", "could", "its", "their", "his",
+                            "her", "and", "also"})
+_CAPITALIZED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w\-]*|\b[A-Z]{2,}-?\d+|\b\w*\d\w*-\w+")
+FOLLOW_UP_MAX_WORDS = 6
 
 
 def _tokens(text: str) -> list[str]:
@@ -55,17 +69,46 @@ def carries_original_wording(query: str, original: str, rewritten: str = "") -> 
     return not rewritten or overlap > _jaccard(qs, set(_tokens(rewritten)))
 
 
-def apply_rewrite_safety_net(tool_calls: list[dict[str, Any]], original_question: str) -> list[dict[str, Any]]:
+def is_follow_up(question: str) -> bool:
+    """The question leans on the conversation: it opens like a follow-up ("And the renewal clause?"), or it
+    points back ("which team does she lead?") or is a few words long, and names nothing of its own."""
+    text = (question or "").strip()
+    opening = _FOLLOW_UP_OPENING.match(text)
+    rest = text[opening.end():] if opening else text
+    if not rest.strip() or _CAPITALIZED.search(" " + rest if opening else rest):
+        return False  # it names something (a proper name, a code): it stands on its own
+    tokens = _tokens(rest)
+    return bool(opening) or any(t in _BACK_REFERENCES for t in tokens) or len(tokens) <= FOLLOW_UP_MAX_WORDS - 2
+
+
+def contextual_question(question: str, subject: str) -> str:
+    """The follow-up made self-contained with the thread's subject: "Regarding <subject>: <question>"."""
+    core = _FOLLOW_UP_OPENING.sub("", (question or "").strip()).strip() or (question or "").strip()
+    subject = " ".join((subject or "").split())
+    if not subject:
+        return core
+    first = core.split(" ", 1)[0]
+    if first.lower() in _PLAIN_OPENERS:
+        core = core[:1].lower() + core[1:]
+    return f"Regarding {subject}: {core}"
+
+
+def apply_rewrite_safety_net(tool_calls: list[dict[str, Any]], original_question: str,
+                             thread_subject: str = "") -> list[dict[str, Any]]:
     """One reply's tool calls, with the lone search moved onto the rewritten question when needed.
 
-    Applies only when the batch holds exactly one ``rewrite_query`` with a usable query
-    and exactly one ``search_documents`` whose query still carries the original wording.
-    A batch with several searches is a decomposition and is never touched. Returns a
-    new list (the input is not modified); calls that change get a deep copy.
+    Applies only when the batch holds exactly one ``search_documents`` whose query still
+    carries the original wording, and either exactly one ``rewrite_query`` with a usable
+    query (the search takes the rewrite), or no rewrite, a follow-up question and a
+    ``thread_subject`` (the search takes the question with that subject). A batch with
+    several searches is a decomposition and is never touched. Returns a new list (the
+    input is not modified); calls that change get a deep copy.
     """
     rewrites = [i for i, c in enumerate(tool_calls) if c.get("name") == REWRITE_TOOL]
     searches = [i for i, c in enumerate(tool_calls) if c.get("name") == SEARCH_TOOL]
     result = list(tool_calls)
+    if not rewrites and len(searches) == 1 and thread_subject.strip() and is_follow_up(original_question):
+        return _with_subject(result, searches[0], original_question, thread_subject)
     if len(rewrites) != 1 or len(searches) != 1 or not (original_question or "").strip():
         return result
     rewrite_args = tool_calls[rewrites[0]].get("args")
@@ -83,6 +126,21 @@ def apply_rewrite_safety_net(tool_calls: list[dict[str, Any]], original_question
     fixed["args"]["query"] = rewritten
     result[searches[0]] = fixed
     return result
+
+
+def _with_subject(calls: list[dict[str, Any]], index: int, original: str, subject: str) -> list[dict[str, Any]]:
+    args = calls[index].get("args")
+    query = args.get("query") if isinstance(args, dict) else None
+    if not isinstance(query, str) or not carries_original_wording(query, original):
+        return calls
+    subject_tokens = set(_tokens(subject))
+    if subject_tokens and subject_tokens <= set(_tokens(query)):
+        return calls  # the search already names the subject
+    fixed = copy.deepcopy(calls[index])
+    fixed["args"]["query"] = contextual_question(original, subject)
+    out = list(calls)
+    out[index] = fixed
+    return out
 
 
 class RewriteQueryTool(Tool):

@@ -1,0 +1,381 @@
+"""What the offline answer policy reads: the question, its own rounds, the passages and sentences.
+
+Only structured data is read: the ``search_documents`` and ``run_python`` artifacts and the policy's own
+earlier tool calls, never the text of tool messages (documents could forge it). Sentences come from running
+text (wrapped lines joined, headings left out) or from table rows spelled out as "Column: value" records.
+Also here: the crude stemmer, question splitting, and the bridge finder (a name or code in the first results
+that the question does not contain).
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+from hopgraph.citations import is_tabular
+from hopgraph.policies.text import STOPWORDS, base_title, entity_spans, fold, sentences, terms
+from hopgraph.policies.transcript import message_text, tool_results
+from hopgraph.state import is_question, question_position
+
+SEARCH = "search_documents"
+REWRITE = "rewrite_query"
+RUN_PYTHON = "run_python"
+MIN_SENTENCE_CHARS = 25
+
+# Codes such as PO-4471, BUG-882, INC-2026-031, TS-40.
+CODE = re.compile(r"\b[A-Z]{2,}(?:-[A-Z0-9]+)*-\d+[A-Z0-9]*\b")
+# Where a question turns to its second part: ", and what ...", "; who ...", " and when ..."
+_SPLIT = re.compile(
+    r"\s*(?:[,;]\s*(?:and\s+)?|\s+and\s+)(?=(?:(?:in|on|at|by|for|from|with|to|under)\s+)?(?:what|which|who|whom|whose|when|where|why|how|did|does|do|is|are|"
+    r"was|were|can|could|should|must)\b)",
+    re.IGNORECASE,
+)
+# Words that only say "this question refers back": they never make a good search term.
+_VAGUE = frozenset({"them", "they", "it", "its", "that", "person", "one", "agree", "agreed", "get", "got", "we", "us",
+                    "our", "did", "does", "do", "set", "give", "want", "need", "must", "apply", "applies",
+                    "regarding"})
+_JOINER_WORDS = frozenset({"of", "the", "on", "in", "and", "for", "at", "to", "de", "von", "van"})
+_EXTRA_STOP = frozenset({"which", "what", "who", "when", "where", "how", "did", "does", "the", "and", "whom"})
+
+
+@dataclass
+class Passage:
+    ref: str
+    title: str
+    text: str
+    rank: int  # position within its search
+    round: int
+    page: Any = None
+    # Rank of this passage in each round whose search matched it (repeats included).
+    ranks: dict[int, int] = field(default_factory=dict)
+    kind: str = ""
+    source: str = ""
+    container: str = ""
+
+
+@dataclass
+class Computed:
+    """A ``run_python`` call of this turn and what it printed."""
+
+    code: str
+    output: str
+    ok: bool
+
+
+@dataclass
+class AnswerState:
+    question: str
+    rounds: list[list[tuple[str, dict[str, Any]]]] = field(default_factory=list)
+    passages: list[Passage] = field(default_factory=list)
+    searched: list[str] = field(default_factory=list)
+    computed: list[Computed] = field(default_factory=list)
+    # Earlier turns of the thread, oldest first: (question, answer).
+    history: list[tuple[str, str]] = field(default_factory=list)
+
+
+# Irregular verb forms, so "led" meets "leads" and "grew" meets "grow".
+_IRREGULAR = {
+    "led": "lead", "grew": "grow", "grown": "grow", "won": "win", "wrote": "write", "written": "write",
+    "began": "begin", "begun": "begin", "became": "become", "made": "make", "held": "hold", "built": "build",
+    "sold": "sell", "bought": "buy", "taught": "teach", "told": "tell", "knew": "know", "known": "know",
+    "gave": "give", "given": "give", "took": "take", "taken": "take", "died": "die", "dies": "die",
+    "fought": "fight", "drew": "draw", "drawn": "draw", "ran": "run", "sang": "sing", "sung": "sing",
+    "spoke": "speak", "spoken": "speak", "chose": "choose", "chosen": "choose", "born": "birth", "bore": "birth",
+    "flew": "fly", "flown": "fly", "paid": "pay", "sent": "send", "spent": "spend", "met": "meet",
+}
+
+
+def stem(word: str) -> str:
+    """Crude and deterministic: drop a common suffix, then keep five letters."""
+    word = fold(word)
+    word = _IRREGULAR.get(word, word)
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+                word = word[:-1]  # capped -> cap, planned -> plan
+            break
+    if len(word) > 4 and word.endswith("e"):
+        word = word[:-1]  # cause, caused -> caus
+    return word[:5]
+
+
+def stems(text: str) -> set[str]:
+    return {stem(t) for t in terms(text) if t not in _VAGUE}
+
+
+def split_question(question: str) -> list[str]:
+    parts = [p.strip(" ,;?") for p in _SPLIT.split(question) if p and p.strip(" ,;?")]
+    return parts or [question.strip()]
+
+
+def tidy_question(question: str) -> str:
+    """A cleaned-up wording: single spaces, one closing mark, capital first letter."""
+    text = " ".join(question.split())
+    text = re.sub(r"([?!.])\1+", r"\1", text)
+    text = re.sub(r"\s+([?!.,;])", r"\1", text)
+    if text and text[0].islower():
+        text = text[0].upper() + text[1:]
+    return text
+
+
+_MARKERS = re.compile(r"\s*\[\s*S?\d+(?:\s*[,;]\s*S?\d+)*\s*\]", re.IGNORECASE)
+
+
+def earlier_turns(messages: Sequence[BaseMessage]) -> list[tuple[str, str]]:
+    """(question, final answer without its citation markers) for each earlier turn, oldest first."""
+    turns: list[tuple[str, str]] = []
+    for m in messages:
+        if is_question(m):
+            turns.append((message_text(m).strip(), ""))
+        elif isinstance(m, AIMessage) and not m.tool_calls and turns and message_text(m).strip():
+            turns[-1] = (turns[-1][0], _MARKERS.sub("", message_text(m)).strip())
+    return turns
+
+
+def read_state(messages: Sequence[BaseMessage]) -> AnswerState:
+    start = question_position(messages)
+    if start < 0:
+        return AnswerState(question="")
+    state = AnswerState(question=message_text(messages[start]).strip(), history=earlier_turns(messages[:start]))
+    results = tool_results(messages[start + 1:])
+    for m in messages[start + 1:]:
+        if not isinstance(m, AIMessage) or not m.tool_calls:
+            continue
+        round_no = len(state.rounds) + 1
+        state.rounds.append([(c["name"], dict(c["args"])) for c in m.tool_calls])
+        for call in m.tool_calls:
+            tm = results.get(call.get("id") or "")
+            artifact = tm.artifact if tm is not None else None
+            if call["name"] == RUN_PYTHON:
+                if isinstance(artifact, dict):
+                    state.computed.append(Computed(code=str(call["args"].get("code") or ""),
+                                                   output=str(artifact.get("output") or ""),
+                                                   ok=bool(artifact.get("ok"))))
+                continue
+            if call["name"] != SEARCH:
+                continue
+            state.searched.append(str(call["args"].get("query") or ""))
+            if not isinstance(artifact, dict):
+                continue
+            for rank, ref in enumerate(artifact.get("refs") or [], start=1):
+                if isinstance(ref, dict) and isinstance(ref.get("ref"), str):
+                    state.passages.append(Passage(
+                        ref=ref["ref"], title=str(ref.get("title") or ""), text=str(ref.get("text") or ""),
+                        rank=rank, round=round_no, page=ref.get("page"), kind=str(ref.get("kind") or ""),
+                        source=str(ref.get("source") or ""), container=str(ref.get("container") or ""),
+                    ))
+            by_ref = {p.ref: p for p in state.passages}
+            matched = artifact.get("matched") or [r.get("ref") for r in artifact.get("refs") or []
+                                                  if isinstance(r, dict)]
+            for rank, ref_id in enumerate(matched, start=1):
+                passage = by_ref.get(ref_id) if isinstance(ref_id, str) else None
+                if passage is not None:
+                    passage.ranks[round_no] = min(rank, passage.ranks.get(round_no, rank))
+    return state
+
+
+_MARKER = re.compile(r"^(?:#+|[-*\u2022]|\d+[.)])\s+")
+
+
+def _is_heading(line: str) -> bool:
+    return len(line) < 60 and not line.rstrip().endswith((".", "!", "?", ":", ";", ","))
+
+
+def prose_sentences(text: str) -> list[str]:
+    """Sentences of running text: wrapped lines are joined, headings and footers left out."""
+    paragraphs: list[str] = []
+    current: list[str] = []
+
+    def flush() -> None:
+        if current:
+            paragraphs.append(" ".join(current))
+            current.clear()
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            flush()
+            continue
+        marker = _MARKER.match(line)
+        if marker:
+            flush()
+            line = line[marker.end():]
+        if _is_heading(line) and (not current or current[-1].endswith((".", "!", "?", ":"))):
+            flush()
+            continue  # a title, a clause heading or a page footer
+        current.append(line)
+    flush()
+    out = []
+    for paragraph in paragraphs:
+        for sentence in sentences(paragraph):
+            sentence = sentence.strip()
+            if len(sentence) >= MIN_SENTENCE_CHARS:
+                out.append(sentence)
+    return out
+
+
+_FIELD = re.compile(r"^[^:]{1,40}:\s")
+
+
+def table_rows(text: str) -> list[str]:
+    """Rows of a table as single lines: CSV rows and "Column: value" records spelled out."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) >= 2 and all("," in line for line in lines[:2]) and lines[0].count(",") >= 2:
+        rows = list(csv.reader(io.StringIO("\n".join(lines))))
+        header = rows[0]
+        return ["; ".join(f"{h}: {v}" for h, v in zip(header, row, strict=False)) for row in rows[1:]]
+    out = []
+    for block in re.split(r"\n\s*\n", text):
+        block_lines = [line.strip() for line in block.splitlines() if line.strip()]
+        if len(block_lines) >= 2 and sum(1 for line in block_lines if _FIELD.match(line)) >= 2:
+            out.append("; ".join(block_lines))  # one record of "Column: value" lines
+        else:
+            out += [line for line in block_lines if len(line) >= MIN_SENTENCE_CHARS and any(c.isdigit() for c in line)]
+    return out
+
+
+def passage_sentences(passage: Passage) -> list[str]:
+    return list(_sentences_of(is_tabular(passage.kind, passage.source, passage.title), passage.text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sentences_of(tabular: bool, text: str) -> tuple[str, ...]:
+    # Every part of the question scores the same passages again: split each text once.
+    return tuple(table_rows(text) if tabular else prose_sentences(text))
+
+
+def _clean_span(span: str) -> str:
+    span = span.split(",")[0].strip()
+    words = span.split()
+    while len(words) > 1 and fold(words[0]) in STOPWORDS:
+        words.pop(0)  # "If the Supplier": a sentence opening, not part of the name
+    for i, w in enumerate(words):
+        if w.isdigit():  # "Hull on 17 October": the name ends before the number
+            words = words[:i]
+            break
+    while words and words[-1].lower() in _JOINER_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
+def entities(sentence: str, question: str) -> list[tuple[str, int]]:
+    """Names and codes in the sentence that the question does not mention, with their offsets."""
+    q = fold(question)
+    found: list[tuple[str, int]] = []
+    for raw, pos in entity_spans(sentence):
+        span = _clean_span(raw)
+        if len(span) < 3 or fold(span) in q or fold(span) in STOPWORDS or not any(c.isalpha() for c in span):
+            continue
+        if all(fold(w) in q for w in span.split()):
+            continue
+        found.append((span, pos))
+    for m in CODE.finditer(sentence):
+        if fold(m.group()) not in q and all(m.group() != f for f, _ in found):
+            found.append((m.group(), m.start()))
+    return found
+
+
+MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})
+
+
+def focus_stems(part: str) -> set[str]:
+    """What the part asks for: the noun after which/what ("the value of the purchase order": the purchase
+    order), or after "who was the" ("on-call engineer")."""
+    m = re.search(r"\b(?:which|what)\s+(?:(?:is|was|are|were)\s+)?(?:the\s+)?([\w\-]+)"
+                  r"(?:\s+of\s+(?:the\s+|a\s+|an\s+)?([\w\-]+(?:\s+[\w\-]+)?))?", part, re.IGNORECASE)
+    if m and fold(m.group(1)) in MEASURES and m.group(2):
+        return stems(m.group(2))
+    if not m:
+        m = re.search(r"\bwho\s+(?:was|is|were|are)\s+(?:the\s+)?([\w\-]+(?:\s+[\w\-]+)?)", part, re.IGNORECASE)
+    return stems(m.group(1)) if m else set()
+
+
+def name_like(span: str) -> bool:
+    words = span.split()
+    return len(words) >= 2 and sum(1 for w in words if w[:1].isupper() and w.isalpha()) >= 2
+
+
+def weights(passages: list[Passage]) -> dict[str, float]:
+    """Inverse passage frequency: a word in every passage says little about which sentence answers."""
+    df: dict[str, int] = {}
+    for p in passages:
+        for t in stems(p.text):
+            df[t] = df.get(t, 0) + 1
+    return {t: 1.0 / (1.0 + 0.5 * math.log(n)) for t, n in df.items()}
+
+
+_DEFINED_TERM = re.compile(r"\b(?:this|that|these|those|such)\s+$", re.IGNORECASE)
+
+
+def find_bridge(state: AnswerState, first_part: str, round_no: int = 1) -> str | None:
+    found = find_bridge_evidence(state, first_part, round_no)
+    return found[0] if found else None
+
+
+def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1) -> tuple[str, str, Passage] | None:
+    """(bridge, the sentence naming it, its passage): a name or code from the results of round
+    ``round_no`` (the first) that the question does not mention.
+
+    Candidates come from sentences that share words with the first part of the question;
+    a multi-word name helps, and so does matching what the question asks for ("which
+    supplier" -> a name right after "supplier"; "which bug" -> BUG-882).
+    """
+    want = stems(first_part)
+    focus = focus_stems(first_part)
+    question = fold(state.question)
+    titles = {fold(base_title(p.title)): p.title for p in state.passages}
+    best: tuple[float, str, str, Passage] | None = None
+    for p in state.passages:
+        if p.round != round_no or p.rank > 4:
+            continue
+        own_title = fold(base_title(p.title))
+        # A document the question names by title is where a chain of evidence starts.
+        anchor = 1.0 if len(own_title) > 2 and own_title in question else 0.0
+        for sentence in passage_sentences(p):
+            got = stems(sentence)
+            relevance = len(got & want)
+            if relevance == 0:
+                continue
+            for span, pos in entities(sentence, state.question):
+                score = float(relevance) - 0.05 * p.rank + anchor
+                before = sentence[max(0, pos - 40):pos]
+                linked = titles.get(fold(span))
+                if linked is not None and linked != p.title:
+                    score += 2.0  # the name is the title of another document found: a link to follow
+                near = sentence[max(0, pos - 25):pos] + " " + sentence[pos + len(span):pos + len(span) + 25]
+                if stems(near) & want:
+                    score += 0.5  # said right next to words of the question
+                if name_like(span):
+                    score += 1.5
+                elif pos == 0:
+                    score -= 1.5  # a capitalized first word is not evidence of a name
+                if _DEFINED_TERM.search(before):
+                    score -= 1.5  # "this Agreement": a defined term of the document, not a name
+                if focus and (stems(span) & focus or stems(" ".join(before.split()[-3:])) & focus):
+                    score += 4.0
+                if best is None or score > best[0]:
+                    best = (score, span, sentence, p)
+    return (best[1], best[2], best[3]) if best else None
+
+
+def follow_up_query(bridge: str, part: str) -> str:
+    words = [w for w in re.findall(r"[\w\-.,%]+", part) if fold(w).strip(".,") not in STOPWORDS | _VAGUE | _EXTRA_STOP]
+    return " ".join([bridge, *[w.strip(".,") for w in words]]).strip()
+
+
+def named_in_titles(question: str, passages: list[Passage]) -> set[str]:
+    """Question words that pick out some documents by title ("Nordlicht", even spelt "nordlict"; stems
+    keep five letters), leaving out words most titles share ("agreement")."""
+    titles = {p.title for p in passages}
+    counts = Counter(t for title in titles for t in stems(title))
+    return {t for t in stems(question) if 0 < counts[t] <= len(titles) / 2}

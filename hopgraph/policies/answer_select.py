@@ -1,0 +1,130 @@
+"""Which evidence sentences answer a part of the question, best first.
+
+A sentence scores by the weighted words it shares with the part, plus: holding an answer of the asked
+kind (a name for "who", a date for "when", a causal link for "what caused"), naming the bridge, belonging
+to a passage the question is about. A sentence that only restates the question loses. A sentence that
+opens with a pronoun ("It is led by Jonas Berg") inherits part of the score of the sentence before it and
+is quoted together with it, so the answer keeps what the pronoun stands for.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from hopgraph.policies.answer_evidence import Passage, passage_sentences, stems, weights
+from hopgraph.policies.answer_types import AMOUNT, DATE, THING, YESNO, holds_kind, restates
+from hopgraph.policies.text import base_title, fold
+
+# A sentence that refers back to the one before it.
+_ANAPHOR = re.compile(r"^(?:it|its|he|his|she|her|they|their|this|these|those|there|that|such|the latter|"
+                      r"the former|both)\b", re.IGNORECASE)
+MAX_JOINED_CHARS = 420
+KIND_BONUS = 1.25
+MISSING_KIND = 1.5
+RESTATED = 1.0
+INHERITED = 0.6
+LINKED = 1.0
+UNLINKED = 0.75
+
+
+def _has(text: str, phrase: str) -> bool:
+    return bool(phrase) and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+
+
+def doc_links(question: str, passages: list[Passage], bridge: str = "") -> dict[str, float]:
+    """How strongly each document (by title) belongs to the question's chain of evidence.
+
+    2: the question names its title (an anchor); 1: an anchor names it, it names an anchor, or it is
+    the bridge; 0: unrelated while the question has anchors. An empty dict: the question names no title,
+    so nothing is preferred.
+    """
+    q = fold(question)
+    titles = {p.title: fold(base_title(p.title)) for p in passages}
+    texts: dict[str, str] = {}
+    for p in passages:
+        texts[p.title] = texts.get(p.title, "") + " " + fold(p.text)
+    anchors = {t for t, b in titles.items() if len(b) > 2 and _has(q, b)}
+    if not anchors:
+        return {}
+    links = {t: 2.0 for t in anchors}
+    b = fold(bridge)
+    for t, base in titles.items():
+        if t in links:
+            continue
+        named_by_anchor = any(_has(texts[a], base) for a in anchors if len(base) > 2)
+        names_anchor = any(_has(texts[t], titles[a]) for a in anchors)
+        is_bridge = bool(b) and len(base) > 2 and (_has(b, base) or _has(base, b))
+        # The bridge's own document: where the answer of a bridge question usually is.
+        links[t] = 1.5 if is_bridge else 1.0 if named_by_anchor or names_anchor else 0.0
+    return links
+
+
+@dataclass(frozen=True)
+class Candidate:
+    score: float
+    order: int
+    text: str  # the sentence, or the sentence before it and the sentence
+    passage: Passage
+    holds: bool  # it holds an answer of the asked kind
+
+
+def best_sentences(passages: list[Passage], want: set[str], question: str, kind: str = THING,
+                   bridge: set[str] | None = None, only_round: int = 0,
+                   about: set[str] | None = None, loose: bool = False,
+                   links: dict[str, float] | None = None) -> list[Candidate]:
+    """Candidates by score, best first.
+
+    ``only_round``: only passages that round's searches matched, ranked as they ranked there (the search
+    issued for a part of the question knows best what answers it). ``about``: stems of what the question is
+    about (a bridge, a title it names); sentences of passages naming it get a little more. ``loose``: a
+    sentence of such a passage that holds an answer of the asked kind is a candidate even when it shares no
+    word with the part (a follow-up's few words: "Where did she grow up?"). ``links``: from
+    :func:`doc_links`; documents outside the question's chain of evidence lose.
+    """
+    weight = weights(passages)
+    specific = kind not in (THING, YESNO)
+    scored: list[Candidate] = []
+    order = 0
+    for p in passages:
+        if only_round and only_round not in p.ranks:
+            continue
+        rank = p.ranks.get(only_round, p.rank) if only_round else p.rank
+        on_topic = bool(about and stems(p.title + " " + p.text) & about)
+        title_match = math.fsum(weight.get(t, 1.0) for t in stems(p.title) & want)
+        previous = ("", 0.0)
+        for s in passage_sentences(p):
+            got = stems(s)
+            # fsum: exact, so the score never depends on set iteration order (hash seed).
+            own = math.fsum(weight.get(t, 1.0) for t in got & want)
+            text, inherited = s, 0.0
+            if previous[0] and previous[1] > 0 and _ANAPHOR.match(s):
+                inherited = INHERITED * previous[1]
+                if len(previous[0]) + len(s) < MAX_JOINED_CHARS:
+                    text = f"{previous[0].rstrip()} {s}"
+            previous = (s, own)
+            holds = holds_kind(s, kind, question)
+            if own <= 0 and inherited <= 0 and not (loose and on_topic and holds and specific):
+                continue
+            score = own + inherited + 0.3 * title_match
+            if holds and kind != YESNO:
+                score += KIND_BONUS if specific else 0.4
+            elif specific:
+                score -= MISSING_KIND
+            if restates(s, question):
+                score -= RESTATED
+            if bridge and got & bridge:
+                score += 1.0
+            if any(c.isdigit() for c in s) and kind in (THING, AMOUNT, DATE):
+                score += 0.25
+            if on_topic:
+                score += 0.75
+            if links:
+                link = links.get(p.title, 0.0)
+                score += LINKED * min(1.5, link) - UNLINKED * (link == 0.0)
+            score -= 0.05 * rank + 0.001 * p.round
+            scored.append(Candidate(score, order, text, p, holds))
+            order += 1
+    scored.sort(key=lambda c: (-c.score, c.order))
+    return scored

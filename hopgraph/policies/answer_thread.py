@@ -1,0 +1,64 @@
+"""The conversation a follow-up belongs to: the entity the earlier turns were about.
+
+A turn is about the name or code its question named ("What penalty does Nordlicht pay?" -> Nordlicht); a
+question that names nothing ("Which supplier missed the deadline?") is about the name its answer gave
+(Nordlicht Components GmbH); and a follow-up that says "she" or "they" means whom the answer named. A
+follow-up that names nothing itself keeps the subject it inherited.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from hopgraph.policies.answer_evidence import CODE, entities, name_like
+from hopgraph.policies.text import GENERIC_NAMES, STOPWORDS, entity_spans, fold
+
+
+def _named_in_question(question: str) -> str:
+    """The first name or code the question itself gives (not its capitalized first word)."""
+    for m in CODE.finditer(question):
+        return m.group()
+    for span, pos in entity_spans(question):
+        if pos > 0 and fold(span) not in GENERIC_NAMES:
+            return span.strip(" ?.,")
+    return ""
+
+
+def _named_in_answer(question: str, answer: str) -> str:
+    """The first name the answer gives that the question did not: what the question asked for."""
+    found = []
+    for span, pos in entities(answer, question):
+        words = span.split()
+        while words and fold(words[0]) in STOPWORDS:
+            words.pop(0)  # "If the Supplier": a sentence opening, not part of the name
+        if words:
+            found.append((" ".join(words), pos + len(span) - len(" ".join(words))))
+    for span, _ in found:
+        if name_like(span):
+            return span
+    for span, pos in found:
+        if pos > 0 and fold(span) not in GENERIC_NAMES:
+            return span
+    return ""
+
+
+# A follow-up that says "she" or "they" points at whom the last answer named, not at what its question did.
+_PERSONAL = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their)\b", re.IGNORECASE)
+
+
+def turn_subject(question: str, answer: str, answered: bool = False) -> str:
+    """What one turn was about; '' when it names nothing. ``answered``: prefer what the answer named."""
+    if answered:
+        return _named_in_answer(question, answer) or _named_in_question(question)
+    return _named_in_question(question) or _named_in_answer(question, answer)
+
+
+def thread_subject(history: Sequence[tuple[str, str]], follow_up: str = "") -> str:
+    """The subject a follow-up inherits: that of the latest turn that had one."""
+    answered = bool(_PERSONAL.search(follow_up))
+    for question, answer in reversed(history):
+        subject = turn_subject(question, answer, answered)
+        if subject:
+            return subject
+    return ""

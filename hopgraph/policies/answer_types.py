@@ -1,0 +1,118 @@
+"""What kind of answer a question asks for, and whether a sentence holds one.
+
+Kinds: a person, a date, an amount, a place, a named thing, a yes/no, a cause. A sentence "holds" the kind
+when it carries something of that kind that the question does not already say: a name the question lacks,
+a date, a number, a causal link. A sentence that only restates the question holds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hopgraph.policies.answer_evidence import entities, name_like, stems
+from hopgraph.policies.text import fold
+
+PERSON = "person"
+DATE = "date"
+AMOUNT = "amount"
+PLACE = "place"
+THING = "thing"
+YESNO = "yes/no"
+CAUSE = "cause"
+
+_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+           "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
+_DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|(?:{_MONTHS})\s+\d{{1,2}}\b|"
+                   rf"(?:1[0-9]|20)\d\d\b|\d{{4}}-\d\d-\d\d\b|(?:{_MONTHS})\b|\d{{1,2}}(?:st|nd|rd|th)[- ]century\b|"
+                   rf"\d{{2,4}}s\b)", re.IGNORECASE)
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                 "fifty|hundred|thousand|million|billion|half|dozen")
+_AMOUNT = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
+_CAUSE = re.compile(r"\b(?:because|due to|caused|causes|cause was|root cause|traced|owing to|result of|"
+                    r"as a result|led to|leads to|reason|after|since|so that|failed|failure|broke|expired)\b",
+                    re.IGNORECASE)
+_AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would",
+        "should", "shall", "may", "might", "must")
+_PLACE_NOUNS = ("city", "country", "state", "town", "county", "region", "province", "village", "continent",
+                "island", "site", "location", "place", "capital", "district", "area", "river", "where")
+_PERSON_NOUNS = ("person", "man", "woman", "actor", "actress", "author", "writer", "director", "singer", "player",
+                 "founder", "president", "leader", "engineer", "manager", "owner", "head", "king", "queen",
+                 "composer", "artist", "producer", "musician", "politician", "coach", "wife", "husband",
+                 "father", "mother", "son", "daughter", "brother", "sister", "member")
+_AMOUNT_HEADS = ("how much", "how many", "how long", "how old", "how far", "how big", "how large", "how high",
+                 "how tall", "how often", "what percentage", "what amount", "what value", "what price",
+                 "what number", "what is the value", "what was the value", "what is the total", "what total")
+
+
+def asked_kind(part: str) -> str:
+    """The kind of answer one part of a question asks for."""
+    q = " ".join(fold(part).replace("?", " ").split())
+    first = q.split(" ", 1)[0] if q else ""
+    if q.startswith("why") or re.search(r"\b(?:what|which)\s+(?:caused|causes|led to|was the cause|is the cause|"
+                                        r"was the reason|is the reason)\b|\bcause of\b|\breason for\b", q):
+        return CAUSE
+    if any(q.startswith(h) or f" {h} " in f" {q} " for h in _AMOUNT_HEADS):
+        return AMOUNT
+    if first == "when" or re.search(r"\b(?:what|which|in what)\s+(?:year|date|day|month|decade|century)\b|"
+                                    r"\bby when\b|\bwhat time\b", q):
+        return DATE
+    if first == "where" or re.search(rf"\b(?:what|which|in which|in what)\s+(?:{'|'.join(_PLACE_NOUNS)})\b", q):
+        return PLACE
+    if first in ("who", "whom", "whose") or re.search(rf"\b(?:what|which)\s+(?:{'|'.join(_PERSON_NOUNS)})\b", q):
+        return PERSON
+    if first in _AUX and " or " not in q:
+        return YESNO
+    return THING
+
+
+def _new_numbers(sentence: str, question: str) -> bool:
+    q = fold(question)
+    for m in re.finditer(rf"\d[\d,.]*|\b(?:{_NUMBER_WORDS})\b", sentence, re.IGNORECASE):
+        if fold(m.group()).strip(".,") not in q:
+            return True
+    return False
+
+
+def holds_kind(sentence: str, kind: str, question: str) -> bool:
+    """The sentence carries an answer of ``kind`` that the question does not already give."""
+    if kind == YESNO:
+        return True
+    if kind == CAUSE:
+        return bool(_CAUSE.search(sentence))
+    if kind == DATE:
+        q = fold(question)
+        return any(fold(m.group()) not in q for m in _DATE.finditer(sentence))
+    if kind == AMOUNT:
+        return _new_numbers(sentence, question)
+    found = entities(sentence, question)
+    if kind == PERSON:
+        return any((name_like(span) or (pos > 0 and span.isalpha())) and _personal(sentence, span, pos)
+                   for span, pos in found)
+    if kind == PLACE:
+        return any(pos > 0 or name_like(span) for span, pos in found)
+    # A named thing: a name, a code, or a figure the question lacks.
+    return bool(found) or _new_numbers(sentence, question)
+
+
+# Words that make a name an organisation, a place or a work rather than a person.
+_NOT_PERSON_WORDS = """
+university college school academy institute company corporation corp inc ltd llc plc gmbh ag ab oy sa records
+league club association society party church river county city state province airport film album song band team
+united national international museum hotel station street road park bridge island mountains lake game series show
+festival award awards prize cup championship war battle act bank group studios pictures network channel magazine
+newspaper times news agreement services
+"""
+_NOT_PERSON = frozenset(_NOT_PERSON_WORDS.split())
+
+
+def _personal(sentence: str, span: str, pos: int) -> bool:
+    """The name can be a person's: not quoted (a title) and without an organisation's or a work's word."""
+    if pos > 0 and sentence[pos - 1] in "\"“'‘":
+        return False
+    return not any(fold(w) in _NOT_PERSON for w in span.split())
+
+
+def restates(sentence: str, question: str) -> bool:
+    """Nearly every content word of the sentence is already in the question: it answers nothing."""
+    got = stems(sentence)
+    return bool(got) and len(got - stems(question)) <= max(1, len(got) // 5)
