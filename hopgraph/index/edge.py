@@ -13,6 +13,7 @@ import contextlib
 import errno
 import fcntl
 import json
+import math
 import os
 import threading
 import uuid
@@ -53,12 +54,24 @@ T = TypeVar("T")
 # bench/bench_index.py measures both sides: see docs/benchmarks-index.md.
 DEFAULT_EXACT_THRESHOLD = 10_000
 DEFAULT_HNSW_EF = 128
+# From this many points on, the default hnsw_ef doubles with every tenfold growth, up to HNSW_EF_MAX: at a
+# fixed ef, recall@10 on vectors shaped like real embeddings falls as the index grows (0.999 at 10k, 0.96 at
+# 100k with ef 128; docs/benchmarks-index.md).
+HNSW_EF_GROWS_FROM = 100_000
+HNSW_EF_MAX = 512
 QUANTIZED_OVERSAMPLING = 2.0
 # Each list of a hybrid query contributes this many candidates (at least) to the fusion.
 DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
 # Most distinct values a facet lists (containers of one index).
 _FACET_LIMIT = 100_000
+
+
+def default_hnsw_ef(points: int) -> int:
+    """hnsw_ef for an index of ``points`` points: 128 up to 100,000, twice that at 1,000,000, at most 512."""
+    if points <= HNSW_EF_GROWS_FROM:
+        return DEFAULT_HNSW_EF
+    return min(HNSW_EF_MAX, round(DEFAULT_HNSW_EF * 2 ** math.log10(points / HNSW_EF_GROWS_FROM)))
 
 
 def int8_vectors(qe: Any) -> Any:
@@ -105,6 +118,8 @@ class EdgeBackend(VectorBackend):
     ``score_band``: if set, every query's hits are trimmed to those within this relative band
     of the top score (see :func:`hopgraph.index.fusion.score_band`). Default ``None`` (off).
 
+    ``hnsw_ef``: the HNSW search breadth; ``None`` (default) sets it by the index's size (:func:`default_hnsw_ef`).
+
     ``common_term_share``: from ``common_terms_from`` points on, BM25 queries leave out the terms held by
     more than this share of the chunks (see :mod:`hopgraph.index.common_terms`); ``None`` keeps every term.
     """
@@ -116,7 +131,7 @@ class EdgeBackend(VectorBackend):
         *,
         score_band: float | None = None,
         exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
-        hnsw_ef: int = DEFAULT_HNSW_EF,
+        hnsw_ef: int | None = None,
         prefetch: int = DEFAULT_PREFETCH,
         common_term_share: float | None = common_terms.DEFAULT_SHARE,
         common_terms_from: int = common_terms.DEFAULT_FROM,
@@ -311,7 +326,8 @@ class EdgeBackend(VectorBackend):
         # Twice the candidates from the int8 vectors, rescored with the originals: recall on real
         # MiniLM vectors stays that of plain HNSW (docs/benchmarks-index.md).
         rescore = self._qe.QuantizationSearchParams(rescore=True, oversampling=QUANTIZED_OVERSAMPLING)
-        return self._qe.SearchParams(hnsw_ef=max(self.hnsw_ef, 1), quantization=rescore)
+        ef = self.hnsw_ef if self.hnsw_ef is not None else default_hnsw_ef(self._points)
+        return self._qe.SearchParams(hnsw_ef=max(ef, 1), quantization=rescore)
 
     def _dense_request(self, vec: np.ndarray, flt: Any, limit: int, with_payload: Any) -> Any:
         qe = self._qe
