@@ -16,6 +16,7 @@ import pytest
 
 from hopgraph import Context, run
 from hopgraph.index.memory import MemoryBackend
+from tests.support.index import make_container_index
 from tests.support.openai_server import ScriptedOpenAI, chat_text, silent
 
 
@@ -37,7 +38,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _cli_env(tmp_path: Path) -> dict[str, str]:
+def _cli_env(tmp_path: Path, index: bool = True) -> dict[str, str]:
+    """The CLI's environment; with ``index``, a small index to search (ask checks it before the model)."""
+    if index and not (tmp_path / "index").exists():
+        make_container_index(str(tmp_path / "index"), {"default": {"acme": ("Acme", "Acme Corp supplies bolts.")}})
     env = dict(os.environ)
     for name in ("HOPGRAPH_MODEL", "HOPGRAPH_MODEL_TIMEOUT", "QDRANT_URL", "POSTGRES_URI", "DATABASE_URI",
                  "OPENAI_API_KEY", "OPENAI_BASE_URL"):
@@ -124,7 +128,7 @@ def test_responses_model_keeps_the_same_deadline(caplog: pytest.LogCaptureFixtur
 def test_model_timeout_option_is_checked(tmp_path: Path) -> None:
     for command in ("ask", "demo", "eval"):
         args = ["--model-timeout", "0"] + (["q"] if command == "ask" else ["--data", "x"] if command == "eval" else [])
-        proc = subprocess.run([sys.executable, "-m", "hopgraph.cli", command, *args], env=_cli_env(tmp_path),
+        proc = subprocess.run([sys.executable, "-m", "hopgraph.cli", command, *args], env=_cli_env(tmp_path, False),
                               capture_output=True, text=True, timeout=60)
         assert proc.returncode == 2 and "must be a number of seconds above 0" in proc.stderr, (command, proc.stderr)
 

@@ -138,3 +138,16 @@ def test_behind_access_control_the_error_names_no_other_container(
         close_backend(index_dir=index)
     assert result["exit_reason"] == "backend_error"
     assert result["error"] == "container 'legl' holds no documents"  # no word of 'default' or 'legal'
+
+
+def test_ask_reports_a_missing_index_before_calling_the_model(tmp_path: Path) -> None:
+    from tests.support.openai_server import ScriptedOpenAI, chat_text
+
+    missing = tmp_path / "missing"
+    with ScriptedOpenAI() as srv:
+        srv.chat(chat_text("never asked"))
+        proc = hopgraph(tmp_path, "ask", "late delivery penalty", "--index", str(missing), "--model", "openai:m",
+                        "--base-url", srv.base_url)
+        calls = len(srv.chat_requests())
+    assert proc.returncode == 2 and calls == 0
+    assert proc.stdout == "" and proc.stderr.startswith(f"error: no index at {missing}")

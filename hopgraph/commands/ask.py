@@ -85,9 +85,16 @@ def _short_args(args: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from hopgraph.api import check_question
     from hopgraph.api import run as run_question
+    from hopgraph.models import parse_spec
+    from hopgraph.runtime import get_backend, get_scope
 
     context = context_from_args(args)
+    check_question(args.question)
+    parse_spec(context.model)
+    # A missing or empty index (or containers) is reported before any model call is paid for.
+    get_backend(context, get_scope(context))
     result = run_question(args.question, context=context, thread_id=args.thread)
     if args.json:
         keys = ("answer", "citations", "markers", "exit_reason", "turns", "trace") if args.mode == "answer" else (
