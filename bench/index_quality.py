@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import SCOPE, SETS, default_data, load_queries, machine, pct
+from _common import SETS, default_data, load_queries, machine, pct
 
+from hopgraph.index.backend import Scope
 from hopgraph.index.edge import EdgeBackend, int8_vectors
 from hopgraph.index.embed import MiniLMEmbedder, get_embedder
 from hopgraph.index.ingest import ingest_beir
@@ -27,7 +28,7 @@ PRUNE_SHARES = (0.5, 0.2)
 
 
 def bench_quality(
-    data: Path, workdir: Path, sets: Sequence[str], ready: dict[str, EdgeBackend]
+    data: Path, workdir: Path, sets: Sequence[str], ready: dict[str, EdgeBackend], container: str = "default"
 ) -> list[dict[str, Any]]:
     import pytrec_eval
 
@@ -38,7 +39,7 @@ def bench_quality(
         folder = data / name
         backend = ready.get(name) or EdgeBackend(workdir / name, embedder=get_embedder("minilm"))
         ready[name] = backend
-        ingest_beir(backend, folder / "corpus.jsonl", progress=False)  # unchanged docs are skipped
+        ingest_beir(backend, folder / "corpus.jsonl", container, progress=False)  # unchanged docs are skipped
         queries, qrels = load_queries(folder)
         evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.5", "recall.2"})
         default = backend.embedder
@@ -68,11 +69,11 @@ def bench_quality(
                 q = text
                 if mode.startswith("BM25"):
                     q = " ".join(w for w in text.replace('"', " ").split() if not w.startswith("-"))
-                hits = fn(q, SCOPE, 100)
+                hits = fn(q, Scope((container,)), 100)
                 run[qid] = {}
                 for rank, h in enumerate(hits):
                     run[qid].setdefault(h.doc_id, float(len(hits) - rank))
-                top[qid] = [h.chunk_id for h in hits[:10]]
+                top[qid] = [h.chunk.chunk_id for h in hits[:10]]
             common = len(backend._common or ()) if share else 0
             backend.embedder = default
             backend.common_term_share, backend.common_terms_from = saved
@@ -182,12 +183,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=default_data())
     ap.add_argument("--sets", default=SETS)
+    ap.add_argument("--container", default="default", help="container the sets are ingested into ('eval' for "
+                    "copies of `hopgraph eval`'s indexes)")
+    ap.add_argument("--workdir", type=Path,
+                    help="keep the indexes here (an index already holding a set is reused: ingest skips unchanged "
+                         "documents, so copies of `hopgraph eval`'s cached indexes save the embedding)")
     args = ap.parse_args()
     sets = [s for s in args.sets.split(",") if s]
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {machine()}\n", flush=True)
     ready: dict[str, EdgeBackend] = {}
     with tempfile.TemporaryDirectory(prefix="hopgraph-quality-") as tmp:
-        print_quality(bench_quality(args.data, Path(tmp), sets, ready))
+        workdir = args.workdir or Path(tmp)
+        print_quality(bench_quality(args.data, workdir, sets, ready, args.container))
         print_real_recall(bench_real_recall(ready, args.data, Path(tmp)))
         for b in ready.values():
             b.close()
