@@ -11,10 +11,13 @@ from hopgraph.citations import resolve_citations
 from hopgraph.config import Context
 from hopgraph.demo import doc_id, questions
 from hopgraph.index.memory import MemoryBackend
+from hopgraph.policies.answer_thread import thread_subject
+from hopgraph.policies.answer_types import AMOUNT, CAUSE, DATE, PERSON, PLACE, THING, YESNO, asked_kind, holds_kind
 from hopgraph.policies.builtin_answer import (
     NOT_FOUND,
     BuiltinAnswerPolicy,
     compose_extractive_answer,
+    not_found,
     split_question,
     tidy_question,
 )
@@ -160,3 +163,145 @@ def test_fallback_answer_from_the_ref_registry_alone(backend: MemoryBackend) -> 
     assert compose_extractive_answer(question, {}) == NOT_FOUND
     no_text = {k: {f: v for f, v in ref.items() if f != "text"} for k, ref in refs.items()}
     assert compose_extractive_answer(question, no_text) == NOT_FOUND
+
+
+def _policy_answer(backend: MemoryBackend, question: str, containers: list[str],
+                   conversation: Conversation | None = None) -> tuple[Conversation, Any]:
+    conv = converse(BuiltinAnswerPolicy(containers=containers), backend, Context(mode="answer", containers=containers),
+                    question, conversation=conversation)
+    return conv, resolve_citations(conv.answer, conv.ledger.turn_memory.get("refs", {}))
+
+
+def test_answer_kinds_of_questions() -> None:
+    assert asked_kind("What caused the cold store alarm?") == CAUSE
+    assert asked_kind("Why did the gateway reject uploads") == CAUSE
+    assert asked_kind("Who leads the Firmware team?") == PERSON
+    assert asked_kind("Which American actress starred in it?") == PERSON
+    assert asked_kind("When was 4.2.1 released?") == DATE
+    assert asked_kind("In what year was he born?") == DATE
+    assert asked_kind("How much is the delay penalty for it") == AMOUNT
+    assert asked_kind("How long is the warranty?") == AMOUNT
+    assert asked_kind("In which Australian city is the university?") == PLACE
+    assert asked_kind("Are Medici and Senet both board games?") == YESNO
+    assert asked_kind("Which bug caused the drift") == THING
+    question = "Who leads the team that builds the firmware?"
+    assert not holds_kind("The Firmware team builds the firmware.", PERSON, question)
+    assert holds_kind("It is led by Jonas Berg, with Aisha Khan.", PERSON, question)
+    assert not holds_kind('It was shot for "Maximum Overdrive" in 1986.', PERSON, question)  # a title
+    assert holds_kind("The cause was a loose door seal.", CAUSE, "What caused the alarm?")
+    assert holds_kind("It was fixed on 14 October 2026.", DATE, "When was it fixed?")
+    assert not holds_kind("It was fixed in 2026.", DATE, "What was fixed in 2026?")  # the question's own date
+
+
+def test_cause_question_answers_with_the_cause_not_the_title(backend: MemoryBackend) -> None:
+    conv, cited = _policy_answer(backend, "What caused the cold store alarm at Quayside Works?", ["default"])
+    assert "door seal" in conv.answer and "forklift" in conv.answer
+    assert "INC-2026-019:" not in conv.answer  # not the incident's title restated
+    assert {c.doc_id for c in cited.citations} == {"INC-2026-019-cold-store-alarm.md"}
+
+
+def test_person_question_takes_the_name_from_the_sentence_that_refers_back(backend: MemoryBackend) -> None:
+    conv, _ = _policy_answer(backend, "Who leads the team that builds and releases the sensor firmware?", ["default"])
+    # "The Firmware team builds and releases the sensor firmware. It is led by Jonas Berg, ..."
+    assert "Jonas Berg" in conv.answer
+    assert "Priya Raman" not in conv.answer  # the lead of another team
+
+
+def test_derived_amount_is_computed_with_run_python_and_its_inputs_cited(backend: MemoryBackend) -> None:
+    q = _question("late-order-penalty-amount")
+    conv, cited = _policy_answer(backend, q["question"], q["containers"])
+    names = [[c["name"] for c in batch] for batch in conv.batches]
+    assert names[-1] == ["run_python"] and all(n == ["search_documents"] for n in names[:-1])
+    code = conv.batches[-1][0]["args"]["code"]
+    assert "48200.0" in code and "1.5" in code and "3.0" in code and "min(" in code  # the cap is applied
+    output = conv.messages[-2]
+    assert isinstance(output, ToolMessage) and output.artifact["ok"] and "2169.0" in output.artifact["output"]
+    for fact in ("PO-4471", "48,200", "1.5 percent", "2,169 EUR", "4,820 EUR"):
+        assert fact in conv.answer, (fact, conv.answer)
+    cited_docs = {c.doc_id for c in cited.citations}
+    # The value comes from an order table, the rate and the cap from the contract, the order from the incident.
+    assert {"nordlicht-supply-agreement.pdf", "INC-2026-031-late-housing-delivery.pdf"} <= cited_docs
+    assert cited_docs & {"orders.xlsx.pdf", "invoices-q3.csv"}
+    calculation = conv.answer[conv.answer.index("Calculated"):]
+    assert "[" in calculation and cited.unknown_markers == 0
+
+
+def test_follow_up_is_searched_with_the_threads_subject(backend: MemoryBackend) -> None:
+    containers = ["default", "legal"]
+    conv, _ = _policy_answer(backend, _question("late-supplier-penalty")["question"], containers)
+    before = len(conv.batches)
+    conv, cited = _policy_answer(backend, "And the renewal clause?", containers, conversation=conv)
+    first = conv.batches[before]
+    assert [c["name"] for c in first] == ["rewrite_query", "search_documents"]
+    assert "Nordlicht Components GmbH" in first[1]["args"]["query"]
+    # Nordlicht's renewal terms, not Meridian's.
+    assert "31 January 2027" in conv.answer and "Meridian" not in conv.answer
+    assert ("nordlicht-supply-agreement.pdf", 3) in {(c.doc_id, c.page) for c in cited.citations}
+
+
+def test_follow_up_with_a_pronoun_takes_whom_the_answer_named(backend: MemoryBackend) -> None:
+    conv, _ = _policy_answer(backend, "Who was the on-call engineer during the telemetry gateway outage?", ["default"])
+    assert "Priya Raman" in conv.answer
+    before = len(conv.batches)
+    conv, _ = _policy_answer(backend, "Which team does she lead?", ["default"], conversation=conv)
+    search = next(c for c in conv.batches[before] if c["name"] == "search_documents")
+    assert search["args"]["query"] == "Regarding Priya Raman: which team does she lead?"
+    assert "Platform Reliability" in conv.answer
+
+
+def test_thread_subject() -> None:
+    answer = "The supplier Nordlicht Components GmbH missed the deadline for purchase order PO-4471."
+    history = [("Which supplier missed the deadline?", answer)]
+    assert thread_subject(history) == "Nordlicht Components GmbH"
+    assert thread_subject([("What penalty does Nordlicht pay?", "If the Supplier delivers late ...")]) == "Nordlicht"
+    assert thread_subject([("What does PO-4471 cover?", "1,200 housings.")]) == "PO-4471"
+    # "she" points at whom the answer named, not at what the question named.
+    history = [("Who painted The Copper Lantern?", "The Copper Lantern is by Ilse Varnhagen.")]
+    assert thread_subject(history, "Where did she grow up?") == "Ilse Varnhagen"
+    assert thread_subject(history, "And when was it painted?") == "Copper Lantern"
+    # A turn that names nothing passes on the subject of the turn before.
+    assert thread_subject([history[0], ("And the year?", "1907.")], "And its size?") == "Copper Lantern"
+
+
+def test_not_found_names_the_containers_searched(backend: MemoryBackend) -> None:
+    conv, cited = _policy_answer(backend, "What is the capital of Mongolia?", ["default", "legal"])
+    assert conv.answer == not_found(["default", "legal"])
+    assert conv.answer == "Not found in the documents you can search (containers: default, legal)."
+    assert not cited.citations
+    assert not_found(["legal"]) == "Not found in the documents you can search (container: legal)."
+
+
+def _painters() -> MemoryBackend:
+    small = MemoryBackend()
+    for doc_id_, title, text in [
+        ("lantern", "The Copper Lantern", "The Copper Lantern is an oil painting by Ilse Varnhagen, from 1907. "
+                                          "It hangs in the Harbour Museum."),
+        ("varnhagen", "Ilse Varnhagen", "Ilse Varnhagen (born 4 May 1871) was a painter. She grew up in Korvath "
+                                        "and studied under Emil Strand."),
+        ("strand", "Emil Strand", "Emil Strand (born 9 March 1849) was a painter and teacher in Korvath."),
+        ("korvath", "Korvath", "Korvath lies on the Seline, a river flowing through the old town."),
+        ("bees", "Honey bees", "Honey bees make honey from the nectar of flowers."),
+    ]:
+        small.add_text(doc_id_, title, text)
+    return small
+
+
+def test_one_part_question_follows_the_bridge_and_cites_both_documents() -> None:
+    conv, cited = _policy_answer(_painters(), "Where did the painter of The Copper Lantern grow up?", ["default"])
+    assert [c["name"] for batch in conv.batches for c in batch] == ["search_documents", "search_documents"]
+    assert conv.batches[1][0]["args"]["query"].startswith("Ilse Varnhagen")
+    assert "Korvath" in conv.answer and "Ilse Varnhagen" in conv.answer
+    assert [c.doc_id for c in cited.citations] == ["lantern", "varnhagen"]
+
+
+def test_choice_and_yes_no_questions_state_the_decision_first() -> None:
+    small = _painters()
+    conv, cited = _policy_answer(small, "Who was born first, Ilse Varnhagen or Emil Strand?", ["default"])
+    assert conv.answer.startswith("Emil Strand.")  # 1849 before 1871
+    assert {c.doc_id for c in cited.citations} == {"varnhagen", "strand"}
+    conv, _ = _policy_answer(small, "Who was born later, Ilse Varnhagen or Emil Strand?", ["default"])
+    assert conv.answer.startswith("Ilse Varnhagen.")
+    conv, _ = _policy_answer(small, "Are Ilse Varnhagen and Emil Strand both painters?", ["default"])
+    assert conv.answer.startswith("Yes.")
+    conv, _ = _policy_answer(small, "Are Ilse Varnhagen and Emil Strand both sculptors?", ["default"])
+    assert conv.answer.startswith("No.")

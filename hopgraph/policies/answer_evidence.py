@@ -300,6 +300,27 @@ def focus_stems(part: str) -> set[str]:
     return stems(m.group(1)) if m else set()
 
 
+# "a network founded by ...", "the film that was shot ...", "an NFL team based in ...": the noun before a
+# relative clause or a participle names the kind of thing a one-part question passes through.
+_DESCRIBED = re.compile(r"\b((?:[a-z][\w\-]*\s+)?[a-z][\w\-]*)\s+(?:that|which|who|whose|where|"
+                        r"(?:[a-z]+ed|built|written|made|held|born|known|run|shot|sung|led)\s+(?:by|in|on|at|from|for|"
+                        r"with|as)\b)")
+
+
+# "the painter of The Copper Lantern", "the author of ...": a role of something the question names.
+_ROLE_OF = re.compile(r"\b(?:the|a|an|its|their)\s+([a-z][\w\-]*)\s+of\s+(?:the\s+)?[\"“]?[A-Z0-9]")
+
+
+def bridge_kind(question: str) -> set[str]:
+    """Stems of the nouns that describe what a one-part question passes through."""
+    found: set[str] = set()
+    for m in _DESCRIBED.finditer(fold(question)):
+        found |= stems(m.group(1))
+    for m in _ROLE_OF.finditer(question):
+        found |= stems(m.group(1))
+    return found
+
+
 def name_like(span: str) -> bool:
     words = span.split()
     return len(words) >= 2 and sum(1 for w in words if w[:1].isupper() and w.isalpha()) >= 2
@@ -331,7 +352,9 @@ def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1)
     supplier" -> a name right after "supplier"; "which bug" -> BUG-882).
     """
     want = stems(first_part)
-    focus = focus_stems(first_part)
+    # In a two-part question "which supplier ..." names the bridge's kind; in a one-part question the
+    # noun after which/what is the kind of the final answer, not of the bridge.
+    focus = focus_stems(first_part) if len(split_question(state.question)) > 1 else bridge_kind(first_part)
     question = fold(state.question)
     titles = {fold(base_title(p.title)): p.title for p in state.passages}
     best: tuple[float, str, str, Passage] | None = None
@@ -355,6 +378,8 @@ def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1)
                 near = sentence[max(0, pos - 25):pos] + " " + sentence[pos + len(span):pos + len(span) + 25]
                 if stems(near) & want:
                     score += 0.5  # said right next to words of the question
+                if stems(span) & want:
+                    score += 1.0  # "Cartoon Network" for "a network founded by ...": the kind the question names
                 if name_like(span):
                     score += 1.5
                 elif pos == 0:

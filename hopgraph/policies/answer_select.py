@@ -99,10 +99,10 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
             # fsum: exact, so the score never depends on set iteration order (hash seed).
             own = math.fsum(weight.get(t, 1.0) for t in got & want)
             text, inherited = s, 0.0
-            if previous[0] and previous[1] > 0 and _ANAPHOR.match(s):
+            if previous[0] and _ANAPHOR.match(s):
                 inherited = INHERITED * previous[1]
                 if len(previous[0]) + len(s) < MAX_JOINED_CHARS:
-                    text = f"{previous[0].rstrip()} {s}"
+                    text = f"{previous[0].rstrip()} {s}"  # so the answer says what "it" is
             previous = (s, own)
             holds = holds_kind(s, kind, question)
             if own <= 0 and inherited <= 0 and not (loose and on_topic and holds and specific):

@@ -31,6 +31,7 @@ _AMOUNT = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
 _CAUSE = re.compile(r"\b(?:because|due to|caused|causes|cause was|root cause|traced|owing to|result of|"
                     r"as a result|led to|leads to|reason|after|since|so that|failed|failure|broke|expired)\b",
                     re.IGNORECASE)
+_WH = ("who", "whom", "whose", "when", "where", "why", "what", "which", "how")
 _AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would",
         "should", "shall", "may", "might", "must")
 _PLACE_NOUNS = ("city", "country", "state", "town", "county", "region", "province", "village", "continent",
@@ -48,6 +49,10 @@ def asked_kind(part: str) -> str:
     """The kind of answer one part of a question asks for."""
     q = " ".join(fold(part).replace("?", " ").split())
     first = q.split(" ", 1)[0] if q else ""
+    if first not in _WH and first not in _AUX:
+        # "... founded by who?", "Kate Ramsay ... created by whom": the first question word decides.
+        inner = re.search(rf"\b({'|'.join(_WH)})\b", q)
+        first = inner.group(1) if inner else first
     if q.startswith("why") or re.search(r"\b(?:what|which)\s+(?:caused|causes|led to|was the cause|is the cause|"
                                         r"was the reason|is the reason)\b|\bcause of\b|\breason for\b", q):
         return CAUSE
@@ -56,9 +61,11 @@ def asked_kind(part: str) -> str:
     if first == "when" or re.search(r"\b(?:what|which|in what)\s+(?:year|date|day|month|decade|century)\b|"
                                     r"\bby when\b|\bwhat time\b", q):
         return DATE
-    if first == "where" or re.search(rf"\b(?:what|which|in which|in what)\s+(?:{'|'.join(_PLACE_NOUNS)})\b", q):
+    if first == "where" or re.search(rf"\b(?:what|which|in which|in what)\s+(?:\w+\s+)?(?:{'|'.join(_PLACE_NOUNS)})\b",
+                                     q):
         return PLACE
-    if first in ("who", "whom", "whose") or re.search(rf"\b(?:what|which)\s+(?:{'|'.join(_PERSON_NOUNS)})\b", q):
+    if first in ("who", "whom", "whose") or re.search(
+            rf"\b(?:what|which)\s+(?:\w+\s+)?(?:{'|'.join(_PERSON_NOUNS)})\b", q):
         return PERSON
     if first in _AUX and " or " not in q:
         return YESNO

@@ -34,11 +34,11 @@ from hopgraph.policies.answer_evidence import (
     SEARCH,
     AnswerState,
     Passage,
+    bridge_kind,
     find_bridge,
     find_bridge_evidence,
     focus_stems,
     follow_up_query,
-    name_like,
     named_in_titles,
     passage_sentences,
     read_state,
@@ -131,15 +131,18 @@ def _first_part_unanswered(state: AnswerState, parts: list[str]) -> bool:
 
 
 def _worth_following(state: AnswerState, question: str, bridge: str) -> bool:
-    """A one-part question follows a bridge (a full name, a code, or the title of a document found) when
-    its best first-round sentence holds no answer of the asked kind, or names the bridge: the answer may
-    be in the bridge's own document ("He played for the Philadelphia Eagles": in which state?)."""
-    titles = {fold(base_title(p.title)) for p in state.passages}
-    if not (name_like(bridge) or CODE.fullmatch(bridge) or fold(bridge) in titles):
+    """A one-part question follows a bridge (a name or a code) when its best first-round sentence holds no
+    answer of the asked kind, or when the question describes what it passes through ("an NFL team based
+    in ...") and that sentence names the bridge: the answer is in the bridge's own document ("He played
+    for the Philadelphia Eagles": in which state?)."""
+    if not any(w[:1].isupper() and w.isalpha() for w in bridge.split()) and not CODE.fullmatch(bridge):
         return False
     ranked = best_sentences([p for p in state.passages if p.round == 1], stems(question), question,
                             asked_kind(question), links=doc_links(question, state.passages))
-    return not ranked or not ranked[0].holds or fold(bridge) in fold(ranked[0].text)
+    if not ranked or not ranked[0].holds:
+        return True
+    # "Who painted X?" is answered by the name itself; "who directed the film that ...?" goes through it.
+    return bool(bridge_kind(question)) and fold(bridge) in fold(ranked[0].text)
 
 
 def _hop_query(state: AnswerState, question: str, bridge: str) -> str:
@@ -213,7 +216,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         bridge_stems = stems(bridge) if bridge and last_round > 1 and len(parts) > 1 else None
         about = stems(subject) if subject else named or bridge_stems
         links = doc_links(question, state.passages, bridge or "") if len(parts) == 1 else {}
-        for part, kind in zip(parts, kinds, strict=True):
+        followed = len(parts) == 1 and bool(bridge) and len(state.searched) > 1 and not subject
+        found = _bridge_answer(state, question, bridge or "", kinds[0]) if followed else []
+        for text, passage in found:
+            chosen.append((text, passage))
+            used.add(text)
+        for part, kind in zip(parts if not found else [], kinds, strict=False):
             # A follow-up's subject picks the documents; its own words pick the sentence.
             want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
             ranked = best_sentences(state.passages, want | (bridge_stems or set()), part, kind,
@@ -261,6 +269,32 @@ def _decision(label: str, evidence: list[Evidence]) -> str:
 
 def _holds(text: str, kind: str, question: str) -> bool:
     return holds_kind(text.split(". ")[-1], kind, question)
+
+
+def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) -> list[tuple[str, Passage]]:
+    """For a one-part question that followed a bridge: the sentence naming the bridge, then the answer
+    from the bridge's own document (what the question asks that the first sentence does not say)."""
+    if not state.searched[1].startswith(bridge):
+        return []  # the second search was not the hop
+    evidence = find_bridge_evidence(state, question)
+    if evidence is None or evidence[0] != bridge:
+        return []
+    key = fold(bridge)
+    own = [p for p in state.passages if p.ref != evidence[2].ref and p.title != evidence[2].title
+           and _is_about(fold(base_title(p.title)), key)]
+    if not own:
+        return []
+    rest = (stems(question) - stems(evidence[1])) or stems(question)
+    ranked = best_sentences(own, rest, question, kind, about=stems(bridge), loose=True)
+    best = next((c for c in ranked if c.holds), None)
+    if best is None:
+        return []
+    return [(evidence[1], evidence[2]), (best.text, best.passage)]
+
+
+def _is_about(title: str, key: str) -> bool:
+    """The document's title is the bridge, or one holds the other ("Supply Agreement - Nordlicht ...")."""
+    return len(title) > 2 and (title == key or key in title or (len(title.split()) > 1 and title in key))
 
 
 def _bridge_first(state: AnswerState, question: str, bridge: str | None, best: Candidate,
