@@ -122,7 +122,9 @@ def test_evaluate_on_a_given_backend(tmp_path: Path) -> None:
         assert all(0.0 <= m[k] <= 1.0 for k in ("ndcg@10", "recall@2", "recall@5", "recall@10", "mrr@10"))
     builtin = results["systems"]["builtin"]
     assert builtin["recall@5"] == 1.0
-    assert builtin["exit_reasons"] and builtin["mean_turns"] >= 2 and builtin["mean_tool_calls"] >= 3
+    # The two single-hop questions end after their first round; the multi-hop one follows its bridge.
+    assert builtin["exit_reasons"] == {"reported": 3} and 1 < builtin["mean_turns"] < 3
+    assert builtin["mean_tool_calls"] >= 3
     assert results["systems"]["hybrid"]["mean_turns"] == 1
     # The graph's report is also scored as a set; the fixed-depth baselines are not.
     assert 1 <= builtin["reported"] <= 10 and 0.0 < builtin["set_f1"] <= 1.0 and builtin["set_recall"] == 1.0

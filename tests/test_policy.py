@@ -14,6 +14,7 @@ from hopgraph.index.memory import MemoryBackend
 from hopgraph.policies.builtin import BuiltinPolicy
 from hopgraph.policies.text import base_title, entity_spans
 from hopgraph.policies.transcript import read_transcript
+from tests.scripted import ScriptedChatModel, call, calls
 
 QUESTION = "Which river flows through the birth city of the painter of The Copper Lantern?"
 
@@ -173,3 +174,69 @@ def test_gives_up_when_the_loop_keeps_refusing_the_report(tmp_path: Path) -> Non
     assert result["reported_ids"] == []
     assert result["turns"] < 6
     assert result["exit_reason"] != "max_turns"
+
+
+def test_report_lists_what_the_evidence_supports_within_the_callers_cap() -> None:
+    result = run(QUESTION, context=Context(model="builtin", backend=multi_hop_backend()))
+    shown = {d for turn in result["trace"] for d in turn["new_docs"]}
+    ids = result["reported_ids"]
+    # The chain comes first; the list stops well before everything the searches returned.
+    assert ids[:2] == ["lantern", "varnhagen"] and "korvath" in ids
+    assert len(ids) <= 6 < len(shown)
+    capped = run(QUESTION, context=Context(model="builtin", backend=multi_hop_backend(), max_reported_ids=2))
+    assert capped["reported_ids"] == ids[:2]
+
+
+def test_the_cap_bounds_any_models_report() -> None:
+    backend = multi_hop_backend()
+    model = ScriptedChatModel(replies=[
+        calls(call("search", {"query": "river painter", "limit": 10})),
+        lambda msgs: calls(call("report_helpful_ids", {"ids": [f"d{i}" for i in range(1, 11)]})),
+    ])
+    result = run(QUESTION, context=Context(chat_model=model, backend=backend, max_reported_ids=3))
+    assert result["exit_reason"] == "reported"
+    assert len(result["reported_ids"]) == 3
+
+
+def test_a_decisive_first_round_stops_without_more_turns() -> None:
+    backend = multi_hop_backend()
+    backend.add_text("seline", "Seline river",
+                     "The Seline is a river that flows north through Korvath and the old harbour of Velden.")
+    result = run("Which river flows north through the old harbour of Velden?",
+                 context=Context(model="builtin", backend=backend))
+    assert result["exit_reason"] == "reported"
+    assert result["turns"] == 1 and len(result["trace"]) == 1
+    assert result["reported_ids"][0] == "seline"
+    # A question whose first answer only names the next subject goes on searching.
+    multi = run(QUESTION, context=Context(model="builtin", backend=multi_hop_backend()))
+    assert multi["turns"] >= 2 and len(multi["trace"][1]["tool_calls"]) > 1
+
+
+CHAIN_QUESTION = "In which year was the school attended by the author of The Glass Orchard founded?"
+CHAIN_DOCS = {
+    "orchard": ("The Glass Orchard", "The Glass Orchard is a novel by Maren Tolvik, set on a fruit farm."),
+    "tolvik": ("Maren Tolvik", "Maren Tolvik trained at Halvard College as a young woman."),
+    "halvard": ("Halvard College", "Halvard College opened in 1841 in the town of Ebberup."),
+    "ebberup": ("Ebberup", "Ebberup is a small port with a ferry to the islands."),
+    **{f"noise{i}": (f"School history {i}", f"The author of a school history {i} recorded the year the school "
+                     f"was founded and who attended it in year {1900 + i}.") for i in range(30)},
+}
+
+
+def test_three_hop_chain_on_a_real_index(tmp_path: Path) -> None:
+    """Each hop's document names the next subject; only the last one holds the year."""
+    from tests.support.index import make_container_index
+
+    index = make_container_index(str(tmp_path / "index"), {"default": CHAIN_DOCS})
+    result = run(CHAIN_QUESTION, context=Context(model="builtin", index=index, qdrant_url=None))
+    assert result["exit_reason"] == "reported"
+    first_seen: dict[str, int] = {}
+    for turn in result["trace"]:
+        for doc in turn["new_docs"]:
+            first_seen.setdefault(doc, turn["turn"])
+    # The school is reached only by following the author the novel names, in a third round.
+    assert first_seen["halvard"] == 3 > first_seen["tolvik"]
+    third = [c["args"].get("query", "") for c in result["trace"][2]["tool_calls"]]
+    assert any(q.startswith("Halvard College") for q in third)
+    assert set(result["reported_ids"][:3]) == {"orchard", "tolvik", "halvard"}
+    assert result["turns"] <= 4

@@ -66,7 +66,8 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
             return BuiltinAnswerPolicy(containers=list(context.containers or ())), kind
         from hopgraph.policies.builtin import BuiltinPolicy
 
-        return BuiltinPolicy(max_turns=context.max_turns, token_budget=context.token_budget), kind
+        return BuiltinPolicy(max_turns=context.max_turns, token_budget=context.token_budget,
+                             max_reported=max(context.max_reported_ids, 1)), kind
     from langchain_openai import ChatOpenAI
 
     base_url: str | None

@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
+from langchain_core.messages import BaseMessage
 from pydantic import PrivateAttr
 
 from hopgraph.policies.base import Decision, ScriptedPolicy
 from hopgraph.policies.hops import HopPlanner, Knobs
-from hopgraph.policies.transcript import Transcript
+from hopgraph.policies.transcript import Transcript, read_transcript
 
 
 class BuiltinPolicy(ScriptedPolicy):
     """Drives the graph with search, text_search and report_helpful_ids, following bridges between hops.
 
-    Keyword knobs (see :class:`~hopgraph.policies.hops.Knobs`) tune the strategy; ``max_turns``
-    and ``token_budget`` are the run's turn cap and prompt token budget (from the Context).
+    Keyword knobs (see :class:`~hopgraph.policies.hops.Knobs`) tune the strategy; ``max_turns``,
+    ``token_budget`` and ``max_reported`` are the run's turn cap, prompt token budget and the most ids
+    to report (from the Context).
     """
 
     max_turns: int = 10
     token_budget: int = 48_000
+    max_reported: int = 10
     knobs: dict[str, Any] = {}
     _planner: HopPlanner = PrivateAttr()
 
@@ -29,7 +33,7 @@ class BuiltinPolicy(ScriptedPolicy):
         unknown = set(self.knobs) - allowed
         if unknown:
             raise ValueError(f"unknown policy knobs: {', '.join(sorted(unknown))}")
-        limits = {"max_turns": self.max_turns, "token_budget": self.token_budget}
+        limits = {"max_turns": self.max_turns, "token_budget": self.token_budget, "max_reported": self.max_reported}
         self._planner = HopPlanner(Knobs(**{**self.knobs, **limits}))
 
     @property
@@ -45,7 +49,22 @@ class BuiltinPolicy(ScriptedPolicy):
         state, plan = self._planner.replay(transcript)
         if plan:
             return Decision(calls=[(p.name, p.args) for p in plan])
-        return Decision(calls=[("report_helpful_ids", {"ids": self._planner.ranking(state)})])
+        return Decision(calls=[("report_helpful_ids", {"ids": self._planner.report(state)})])
+
+    def conclude(self, messages: Sequence[BaseMessage]) -> list[str] | None:
+        """The report, when the round just run leaves nothing more to search; else None.
+
+        The graph's decide step asks this after every round, so a run whose evidence is already
+        sufficient (a decisive first round, or the last planned hop done) ends without another
+        model call that would only report.
+        """
+        transcript = read_transcript(messages)
+        if not transcript.question or not transcript.rounds or _failed_reports(transcript):
+            return None
+        if any(c.name == "report_helpful_ids" for c in transcript.rounds[-1]):
+            return None
+        state, plan = self._planner.replay(transcript)
+        return None if plan else self._planner.report(state)
 
 
 def _failed_reports(transcript: Transcript) -> int:

@@ -44,7 +44,7 @@ class Knobs:
     parents: int = 3
     later_parents: int = 2
     entities_per_parent: int = 3
-    max_hops: int = 1
+    max_hops: int = 3
     min_new: int = 2
     widen_limit: int = 15
     text_weight: float = 1.0
@@ -63,6 +63,14 @@ class Knobs:
     short_text: int = 120
     token_budget: int = 48_000
     budget_share: float = 0.8
+    max_reported: int = 10
+    title_head: bool = False
+    resolve_text: bool = True
+    report_min: int = 2
+    report_ratio: float = 0.8
+    report_floor: float = 0.5
+    decisive_cover: float = 0.9
+    decisive_rank: int = 1
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,7 @@ class State:
     entities: set[str] = field(default_factory=set)
     read: set[str] = field(default_factory=set)
     hybrid_rank: dict[str, int] = field(default_factory=dict)
+    text_rank: dict[str, int] = field(default_factory=dict)
     shown_chars: int = 0
     shown_docs: int = 0
     hops_done: int = 0
@@ -147,6 +156,8 @@ class HopPlanner:
                 first_page = hop == 0 or meta is None or meta.parent is None
                 if first_page and res.name == "search":
                     state.hybrid_rank.setdefault(doc.id, doc.rank)
+                if first_page and res.name == "text_search":
+                    state.text_rank.setdefault(doc.id, doc.rank)
                 w = self.k.text_weight if res.name == "text_search" else 1.0
                 if meta is not None and meta.widen:
                     # A deeper page of a first-round query: only what lies below the first page counts.
@@ -169,15 +180,18 @@ class HopPlanner:
         if doc.id == meta.parent:
             return
         entity = _norm(meta.entity)
+        head = _head(entity)
         title = _norm(base_title(doc.title))
+        core = _head(title)
         parent_text = _norm(state.texts.get(meta.parent, ""))
         parent_title = _norm(base_title(state.titles.get(meta.parent, "")))
         text = _norm(doc.text)
-        if title and (title == entity or (len(title) > 3 and title in parent_text)) or (
+        # A title is often "Name, Region" and a name "Name in Region": their heads name the same thing.
+        if title and (title == entity or core == head or (len(core) > 3 and _find(parent_text, core) >= 0)) or (
             len(parent_title) > 3 and parent_title in text
         ):
             link = self.k.strong_link
-        elif entity in text or entity in title:
+        elif entity in text or entity in title or (len(head) > 3 and _find(text, head) >= 0):
             link = self.k.weak_link
         else:
             link = self.k.no_link
@@ -192,10 +206,13 @@ class HopPlanner:
                 Planned("search", {"query": q, "limit": self.k.first_limit}, 0),
                 Planned("text_search", {"query": q, "limit": self.k.first_limit}, 0),
             ]
-        if state.hops_done > self.k.max_hops or state.hops_done + 1 >= self.k.max_turns:
+        # The report costs no turn of its own (the graph takes it as soon as nothing is planned).
+        if state.hops_done > self.k.max_hops or state.hops_done >= self.k.max_turns:
             return []
         if state.hops_done > 1 and state.last_new < self.k.min_new:
             return []  # the last hop brought (almost) nothing: the next one would likely bring nothing either
+        if state.hops_done == 1 and self.decisive(state):
+            return []
         scores = self.scores(state)
         hop = state.hops_done
         pool = [d for d in state.depth if state.depth[d] == hop - 1 and d not in state.expanded]
@@ -224,12 +241,9 @@ class HopPlanner:
         widen: list[Planned] = []
         if any(by_rank) and self.k.widen_limit > self.k.first_limit:
             # Also look deeper on the question itself, in case a first-hop document ranked just below the
-            # first page: the hybrid list in the first expansion round, BM25 in the last one (both at once
-            # when there is only one).
-            names = {1: ["search"]} if self.k.max_hops > 1 else {1: ["search", "text_search"]}
-            names.setdefault(self.k.max_hops, []).append("text_search")
+            # first page (both lists, in the first expansion round).
             widen = [Planned(name, {"query": state.question, "limit": self.k.widen_limit}, hop, widen=True)
-                     for name in dict.fromkeys(names.get(hop, []))]
+                     for name in (("search", "text_search") if hop == 1 else ())]
         ordered = [*reads, *by_rank[0], *widen, *[c for rank in by_rank[1:] for c in rank]]
         return self._within_budget(state, ordered)
 
@@ -252,7 +266,7 @@ class HopPlanner:
         if not text:
             return []
         ptitle = set(terms(state.titles.get(parent, "")))
-        residual = state.qterms - ptitle
+        residual = state.qterms - self.resolved(state, parent)
         known_titles = {_norm(base_title(t)) for t in state.titles.values() if t}
         sent_overlap: list[tuple[int, int]] = []
         offset = 0
@@ -267,6 +281,8 @@ class HopPlanner:
                 continue  # known titles are linked directly (see title_edges), no search needed
             if len(eterms) == 1 and next(iter(eterms)) in GENERIC_NAMES:
                 continue
+            if not any(w[:1].isupper() for w in span.split()):
+                continue  # a number or a date ("43.8", "1920s") names no document to follow
             overlap = next((o for end, o in sent_overlap if pos < end), 0)
             score = overlap + 0.5 * (1.0 - pos / max(len(text), 1))
             if len(span.split()) == 1:
@@ -278,10 +294,24 @@ class HopPlanner:
         return [span for _, span in ranked]
 
     def query(self, state: State, parent: str, entity: str) -> str:
-        ptitle = set(terms(state.titles.get(parent, "")))
-        eterms = set(terms(entity))
-        rest = [t for t in dict.fromkeys(terms(state.question)) if t not in ptitle and t not in eterms]
+        """The bridge name as the next subject, with the part of the question the chain has not resolved."""
+        done = self.resolved(state, parent) | set(terms(entity))
+        rest = [t for t in dict.fromkeys(terms(state.question)) if t not in done]
         return " ".join([entity, *rest]).strip()
+
+    def resolved(self, state: State, doc: str) -> set[str]:
+        """Question words the chain that reached ``doc`` has already resolved: its documents' titles."""
+        words: set[str] = set()
+        seen: set[str] = set()
+        current: str | None = doc
+        while current is not None and current not in seen:
+            seen.add(current)
+            words |= set(terms(base_title(state.titles.get(current, ""))))
+            if self.k.resolve_text and current != doc:
+                words |= set(terms(state.texts.get(current, "")))
+            edges = state.edges.get(current)
+            current = max(edges, key=lambda e: (e.link, -e.rank, e.parent)).parent if edges else None
+        return words & state.qterms
 
     # --- ranking ----------------------------------------------------------------
 
@@ -289,7 +319,7 @@ class HopPlanner:
         """A document whose title is named in another document's text is linked to it."""
         titles = {}
         for d, t in state.titles.items():
-            bt = _norm(base_title(t))
+            bt = _head(_norm(base_title(t))) if self.k.title_head else _norm(base_title(t))
             if len(bt) > 3 and not set(terms(bt)) <= state.qterms:
                 titles[d] = bt
         edges: dict[str, list[Edge]] = {}
@@ -338,6 +368,55 @@ class HopPlanner:
     def ranking(self, state: State) -> list[str]:
         scores = self.scores(state)
         return sorted(scores, key=lambda d: (-scores[d], d))
+
+    def report(self, state: State) -> list[str]:
+        """The documents the evidence supports, best first: the list stops where support drops.
+
+        At least ``report_min`` (a chain has two ends); after that a document is listed while its score
+        keeps ``report_ratio`` of the one before and ``report_floor`` of the best.
+        """
+        scores = self.scores(state)
+        ranked = sorted(scores, key=lambda d: (-scores[d], d))[: self.k.max_reported]
+        if not ranked:
+            return []
+        best = scores[ranked[0]]
+        n = min(self.k.report_min, len(ranked))
+        while n < len(ranked):
+            s = scores[ranked[n]]
+            if s < self.k.report_ratio * scores[ranked[n - 1]] or s < self.k.report_floor * best:
+                break
+            n += 1
+        return ranked[:n]
+
+    def decisive(self, state: State) -> bool:
+        """After the first round: is one document clearly the answer, with nothing left to follow?
+
+        Both searches rank it first (within ``decisive_rank``), it contains nearly every content word of the
+        question (``decisive_cover``), and the question names no other document's title (a second subject).
+        """
+        if not state.hybrid_rank or not state.qterms:
+            return False
+        top = min(state.hybrid_rank, key=lambda d: (state.hybrid_rank[d], d))
+        if state.text_rank.get(top, 1 << 30) > self.k.decisive_rank:
+            return False
+        words = set(terms(f"{state.titles.get(top, '')} {state.texts.get(top, '')}"))
+        if len(state.qterms & words) < self.k.decisive_cover * len(state.qterms):
+            return False
+        question = _norm(state.question)
+        for d, title in state.titles.items():
+            bt = _norm(base_title(title))
+            if d != top and len(bt) > 2 and _find(question, bt) >= 0:
+                return False
+        return True
+
+
+def _head(name: str) -> str:
+    """A folded name without what follows its first comma or a joining "in", "at" or "on":
+    "west chicago, illinois" and "west chicago in illinois" -> "west chicago"."""
+    name = name.split(",", 1)[0]
+    for joiner in (" in ", " at ", " on "):
+        name = name.split(joiner, 1)[0]
+    return name.strip()
 
 
 def _find(text: str, phrase: str) -> int:
