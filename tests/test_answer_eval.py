@@ -36,7 +36,7 @@ def test_scores_of_one_answer() -> None:
     s = score_answer("It was G. Stanley Hall [1][2].", cites, answers=["Granville Hall", "Stanley Hall"],
                      relevant={"a", "b"})
     assert s["contained"] is True  # the alias is inside
-    assert s["citations"] == 2 and s["citation_precision"] == 0.5 and s["citation_recall"] == 0.5
+    assert s["cited_documents"] == 2 and s["citation_precision"] == 0.5 and s["citation_recall"] == 0.5
     facts = score_answer("PO-4471, 48,200 EUR [1].", [{"doc_id": "a"}], facts=["PO-4471", "48,200", "1.5 percent"])
     assert facts["contained"] is False and facts["fact_recall"] == pytest.approx(2 / 3)
     assert facts["citation_precision"] is None  # no qrels: not defined
@@ -144,6 +144,7 @@ def test_answer_evaluation_on_a_given_backend(tmp_path: Path) -> None:
     records = {json.loads(line)["qid"]: json.loads(line) for line in (out / "per_query.jsonl").read_text().splitlines()}
     assert records["q1"]["contained"] and "Ilse Varnhagen" in records["q1"]["answer"]
     assert records["q1"]["cited"] and records["q1"]["citation_precision"] == 1.0
+    assert records["q1"]["citations"][0]["doc_id"] == "lantern" and records["q1"]["cited_documents"] == 1
     assert records["q3"]["contained"] and records["q3"]["fact_recall"] == 1.0
     # The unanswerable question is answered "not found", naming the container searched.
     assert records["q4"]["not_found"] and "(container: default)" in records["q4"]["answer"]

@@ -63,7 +63,7 @@ def score_answer(answer: str, citations: Sequence[Mapping[str, Any]], *, answers
     not_found = is_not_found(answer)
     relevant_set = set(relevant)
     docs = cited_docs(citations)
-    out: dict[str, Any] = {"not_found": not_found, "citations": len(docs), "fact_recall": None,
+    out: dict[str, Any] = {"not_found": not_found, "cited_documents": len(docs), "fact_recall": None,
                            "citation_precision": None, "citation_recall": None}
     if not answerable:
         out["contained"] = not_found

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from hopgraph.policies.answer_evidence import Passage, passage_sentences, stems, weights
-from hopgraph.policies.text import GENERIC_NAMES, entity_spans, fold, terms
+from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, fold, terms
 
 _EARLIER = re.compile(r"\b(?:first|older|oldest|earlier|earliest|before|predates?)\b", re.IGNORECASE)
 _LATER = re.compile(r"\b(?:younger|youngest|later|latest|last|more recent|most recent|newer|newest)\b",
@@ -71,12 +71,14 @@ def _evidence(option: str, passages: list[Passage], want: set[str]) -> Evidence 
     for p in passages:
         title = fold(p.title)
         in_title = all(k in title for k in key)
+        exact = fold(base_title(p.title)) == fold(option.strip(' "'))  # "Pterocarya", not "Cryptantha pterocarya"
         for i, s in enumerate(passage_sentences(p)):
             names_it = all(k in fold(s) for k in key)
             if not (in_title or names_it):
                 continue
             score = math.fsum(weight.get(t, 1.0) for t in stems(s) & want)
-            score += (1.5 if in_title else 0.0) + (0.5 if names_it else 0.0) - 0.1 * i - 0.05 * p.rank
+            score += (1.5 if in_title else 0.0) + (1.0 if exact else 0.0) + (0.5 if names_it else 0.0)
+            score -= 0.1 * i + 0.05 * p.rank
             if best is None or score > best.score:
                 best = Evidence(option, s, p, score)
     return best

@@ -308,7 +308,8 @@ _DESCRIBED = re.compile(r"\b((?:[a-z][\w\-]*\s+)?[a-z][\w\-]*)\s+(?:that|which|w
 
 
 # "the painter of The Copper Lantern", "the author of ...": a role of something the question names.
-_ROLE_OF = re.compile(r"\b(?:the|a|an|its|their)\s+([a-z][\w\-]*)\s+of\s+(?:the\s+)?[\"“]?[A-Z0-9]")
+_ROLE_OF = re.compile(r"\b(?:[Tt]he|[Aa]n?|its|their)\s+([a-z][\w\-]*)\s+of\s+(?:the\s+)?(?:[a-z]+\s+){0,2}\s*"
+                      r"[\"“]?[A-Z0-9]")
 
 
 def bridge_kind(question: str) -> set[str]:
@@ -354,9 +355,12 @@ def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1)
     want = stems(first_part)
     # In a two-part question "which supplier ..." names the bridge's kind; in a one-part question the
     # noun after which/what is the kind of the final answer, not of the bridge.
-    focus = focus_stems(first_part) if len(split_question(state.question)) > 1 else bridge_kind(first_part)
+    multi = len(split_question(state.question)) > 1
+    focus = focus_stems(first_part) if multi else bridge_kind(first_part)
+    focus_bonus = 4.0 if multi else 1.5
     question = fold(state.question)
-    titles = {fold(base_title(p.title)): p.title for p in state.passages}
+    # Only what was found by then: the bridge stays the same when later rounds bring more documents.
+    titles = {fold(base_title(p.title)): p.title for p in state.passages if p.round <= round_no}
     best: tuple[float, str, str, Passage] | None = None
     for p in state.passages:
         if p.round != round_no or p.rank > 4:
@@ -387,7 +391,7 @@ def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1)
                 if _DEFINED_TERM.search(before):
                     score -= 1.5  # "this Agreement": a defined term of the document, not a name
                 if focus and (stems(span) & focus or stems(" ".join(before.split()[-3:])) & focus):
-                    score += 4.0
+                    score += focus_bonus
                 if best is None or score > best[0]:
                     best = (score, span, sentence, p)
     return (best[1], best[2], best[3]) if best else None

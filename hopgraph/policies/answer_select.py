@@ -26,7 +26,7 @@ MISSING_KIND = 1.5
 RESTATED = 1.0
 INHERITED = 0.6
 LINKED = 1.0
-UNLINKED = 0.75
+UNLINKED = 1.5
 
 
 def _has(text: str, phrase: str) -> bool:

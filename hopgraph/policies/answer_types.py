@@ -29,7 +29,7 @@ _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
                  "fifty|hundred|thousand|million|billion|half|dozen")
 _AMOUNT = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
 _CAUSE = re.compile(r"\b(?:because|due to|caused|causes|cause was|root cause|traced|owing to|result of|"
-                    r"as a result|led to|leads to|reason|after|since|so that|failed|failure|broke|expired)\b",
+                    r"as a result|led to|leads to|reason|after|since|so|failed|failure|broke|expired|outdated)\b",
                     re.IGNORECASE)
 _WH = ("who", "whom", "whose", "when", "where", "why", "what", "which", "how")
 _AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", "have", "had", "will", "would",
@@ -93,7 +93,7 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         return _new_numbers(sentence, question)
     found = entities(sentence, question)
     if kind == PERSON:
-        return any((name_like(span) or (pos > 0 and span.isalpha())) and _personal(sentence, span, pos)
+        return any((name_like(span) or _single_name(sentence, span, pos)) and _personal(sentence, span, pos)
                    for span, pos in found)
     if kind == PLACE:
         return any(pos > 0 or name_like(span) for span, pos in found)
@@ -110,6 +110,16 @@ festival award awards prize cup championship war battle act bank group studios p
 newspaper times news agreement services
 """
 _NOT_PERSON = frozenset(_NOT_PERSON_WORDS.split())
+
+
+_DETERMINER = re.compile(r"\b(?:the|this|that|these|a|an|our|its|their|each|every|any)\s+$", re.IGNORECASE)
+
+
+def _single_name(sentence: str, span: str, pos: int) -> bool:
+    """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun
+    after an article ("the Supplier")."""
+    return (pos > 0 and span.isalpha() and not span.isupper()
+            and not _DETERMINER.search(sentence[max(0, pos - 12):pos]))
 
 
 def _personal(sentence: str, span: str, pos: int) -> bool:

@@ -96,8 +96,8 @@ def _mentioned(anchor: str, passages: list[Passage]) -> bool:
     """Some passage names the anchor, or one of the names it joins ("Never Cry Wolf and Big Hero 6")."""
     texts = [fold(p.title + " " + p.text) for p in passages]
     for name in re.split(r"\s+(?:and|&|or)\s+", anchor):
-        words = terms(name)
-        if not words or any(all(w in text for w in words) for text in texts):
+        words = [re.sub(r"['’]s$", "", w) for w in terms(name)]  # "Kenji's" -> "kenji"
+        if not words or any(sum(w in text for w in words) * 2 >= len(words) for text in texts):
             return True
     return False
 
@@ -226,8 +226,11 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
             ranked = best_sentences(state.passages, want | (bridge_stems or set()), part, kind,
                                     bridge=bridge_stems, about=about, loose=bool(subject), links=links)
-            if kind not in (THING, YESNO) and not any(c.holds for c in ranked[:8]):
-                continue  # nothing of the asked kind: this part stays unanswered
+            # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
+            asking = want - {t for a in anchors for t in stems(a)}
+            if kind not in (THING, YESNO) and not any(
+                    c.holds and (not asking or stems(c.text) & asking) for c in ranked[:8]):
+                continue  # nothing of the asked kind about what was asked: this part stays unanswered
             if bridge and last_round > 1 and ranked and len(parts) == 1:
                 _bridge_first(state, question, bridge, ranked[0], chosen, used)
             take([c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked, 1, 0.3, covered=True)
@@ -246,8 +249,10 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # says more than the question; once the answer holds what was asked, only from another
             # document (the other half of a bridge).
             docs = {p.title for _, p in chosen}
+            # Another document only as the other half of a bridge (its title is the bridge).
             second = [r for r in ranked if r.holds and not restates(r.text, question)
-                      and not (settled and (r.passage.title in docs or links.get(r.passage.title, 0.0) < 1.0))]
+                      and not (settled and r.passage.title in docs)
+                      and (r.passage.title in docs or links.get(r.passage.title, 0.0) >= 1.5)]
             take(second, 1, floor=max(1.0, (SECOND_OTHER if settled else SECOND_SAME) * ranked[0].score))
     if not chosen:
         return not_found(containers)
@@ -280,8 +285,9 @@ def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) ->
     if evidence is None or evidence[0] != bridge:
         return []
     key = fold(bridge)
+    # The bridge's own document, or a passage the hop found that names the bridge.
     own = [p for p in state.passages if p.ref != evidence[2].ref and p.title != evidence[2].title
-           and _is_about(fold(base_title(p.title)), key)]
+           and (_is_about(fold(base_title(p.title)), key) or (2 in p.ranks and key in fold(p.text)))]
     if not own:
         return []
     rest = (stems(question) - stems(evidence[1])) or stems(question)
