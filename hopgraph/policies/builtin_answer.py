@@ -133,8 +133,8 @@ def _first_part_unanswered(state: AnswerState, parts: list[str]) -> bool:
 def _worth_following(state: AnswerState, question: str, bridge: str) -> bool:
     """A one-part question follows a bridge (a name or a code) when its best first-round sentence holds no
     answer of the asked kind, or when the question describes what it passes through ("an NFL team based
-    in ...") and that sentence names the bridge: the answer is in the bridge's own document ("He played
-    for the Philadelphia Eagles": in which state?)."""
+    in ..."): the answer is then in the bridge's own document ("He played for the Philadelphia Eagles":
+    in which state?)."""
     if not any(w[:1].isupper() and w.isalpha() for w in bridge.split()) and not CODE.fullmatch(bridge):
         return False
     ranked = best_sentences([p for p in state.passages if p.round == 1], stems(question), question,
@@ -142,7 +142,7 @@ def _worth_following(state: AnswerState, question: str, bridge: str) -> bool:
     if not ranked or not ranked[0].holds:
         return True
     # "Who painted X?" is answered by the name itself; "who directed the film that ...?" goes through it.
-    return bool(bridge_kind(question)) and fold(bridge) in fold(ranked[0].text)
+    return bool(bridge_kind(question))
 
 
 def _hop_query(state: AnswerState, question: str, bridge: str) -> str:
