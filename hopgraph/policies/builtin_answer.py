@@ -233,7 +233,10 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 continue  # nothing of the asked kind about what was asked: this part stays unanswered
             if bridge and last_round > 1 and ranked and len(parts) == 1:
                 _bridge_first(state, question, bridge, ranked[0], chosen, used)
-            take([c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked, 1, 0.3, covered=True)
+            fitting = [c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked
+            # When the question names documents, the answer comes from its chain of evidence if it can.
+            linked = [c for c in fitting if links.get(c.passage.title, 0.0) >= 1.0]
+            take(linked or fitting, 1, 0.3, covered=True)
         if subject:
             ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,
                                     kinds[0], about=about)
