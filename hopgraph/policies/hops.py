@@ -24,6 +24,7 @@ no state between calls and is deterministic: ties break by id.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +32,9 @@ from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, fold
 from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 
 RRF_K = 60
+# Words that describe one subject through another: relative clauses, "of the", possessives.
+_BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:the|a|an|this|that)\b|['’]s\b",
+                     re.IGNORECASE)
 # Rough prompt-token accounting (the graph counts exactly; the policy only plans to stay well below).
 CHARS_PER_TOKEN = 4.5
 DOC_OVERHEAD_TOKENS = 15
@@ -66,11 +70,12 @@ class Knobs:
     max_reported: int = 10
     title_head: bool = False
     resolve_text: bool = True
+    hops_by_question: bool = True
     report_min: int = 2
     report_ratio: float = 0.8
     report_floor: float = 0.5
-    decisive_cover: float = 0.9
-    decisive_rank: int = 1
+    decisive_cover: float = 0.4
+    decisive_rank: int = 2
 
 
 @dataclass(frozen=True)
@@ -213,6 +218,7 @@ class HopPlanner:
             return []  # the last hop brought (almost) nothing: the next one would likely bring nothing either
         if state.hops_done == 1 and self.decisive(state):
             return []
+        single = self.single_hop(state)
         scores = self.scores(state)
         hop = state.hops_done
         pool = [d for d in state.depth if state.depth[d] == hop - 1 and d not in state.expanded]
@@ -221,7 +227,8 @@ class HopPlanner:
             pool = [d for d in pool if max((e.link for e in state.edges.get(d, [])), default=0.0)
                     >= self.k.later_min_link]
         pool.sort(key=lambda d: (-scores.get(d, 0.0), d))
-        parents = pool[: self.k.parents if hop == 1 else self.k.later_parents]
+        # A single-hop question has no bridge to follow: a round on it only looks deeper.
+        parents = [] if single else pool[: self.k.parents if hop == 1 else self.k.later_parents]
         reads: list[Planned] = []
         # by_rank[i]: the (i+1)-th bridge of every parent, so that cutting for the token budget drops
         # the weakest bridges first.
@@ -239,7 +246,7 @@ class HopPlanner:
                 seen.add(_norm(query))
                 by_rank[i].append(Planned("search", {"query": query, "limit": self.k.hop_limit}, hop, parent, entity))
         widen: list[Planned] = []
-        if any(by_rank) and self.k.widen_limit > self.k.first_limit:
+        if (any(by_rank) or single) and self.k.widen_limit > self.k.first_limit:
             # Also look deeper on the question itself, in case a first-hop document ranked just below the
             # first page (both lists, in the first expansion round).
             widen = [Planned(name, {"query": state.question, "limit": self.k.widen_limit}, hop, widen=True)
@@ -332,14 +339,8 @@ class HopPlanner:
         return edges
 
     def scores(self, state: State) -> dict[str, float]:
-        anchors: list[str] = []
-        if self.k.question_title > 0:
-            # A document whose title the question names is a first-hop anchor, wherever it ranked.
-            question = _norm(state.question)
-            for d in state.depth:
-                bt = _norm(base_title(state.titles.get(d, "")))
-                if len(bt) > 2 and _find(question, bt) >= 0:
-                    anchors.append(d)
+        # A document whose title the question names is a first-hop anchor, wherever it ranked.
+        anchors = self.anchors(state) if self.k.question_title > 0 else []
         title_edges = self.title_edges(state)
         # First-hop documents by position, not raw RRF (too flat). Exact names matter when documents are
         # entities (titles named in the question or in other documents): then hybrid and BM25 lists are
@@ -369,16 +370,35 @@ class HopPlanner:
         scores = self.scores(state)
         return sorted(scores, key=lambda d: (-scores[d], d))
 
+    def composed(self, state: State) -> int:
+        """How many subjects the question describes through another: the hops it composes beyond the first."""
+        return len(_BRIDGE.findall(state.question.strip().split(" ", 1)[-1]))
+
+    def single_hop(self, state: State) -> bool:
+        """A question that describes no subject through another and names no document's title."""
+        return self.k.hops_by_question and self.composed(state) == 0 and not self.anchors(state)
+
+    def anchors(self, state: State) -> list[str]:
+        """Documents whose title the question names."""
+        question = _norm(state.question)
+        found = []
+        for d in state.depth:
+            bt = _norm(base_title(state.titles.get(d, "")))
+            if len(bt) > 2 and _find(question, bt) >= 0:
+                found.append(d)
+        return found
+
     def report(self, state: State) -> list[str]:
         """The documents the evidence supports, best first: the list stops where support drops.
 
         At least ``report_min`` (a chain has two ends); after that a document is listed while its score
-        keeps ``report_ratio`` of the one before and ``report_floor`` of the best.
+        keeps ``report_ratio`` of the one before and ``report_floor`` of the best. A single-hop question
+        has no chain whose scores could tell support apart: its first-page ranking is reported as it is.
         """
         scores = self.scores(state)
         ranked = sorted(scores, key=lambda d: (-scores[d], d))[: self.k.max_reported]
-        if not ranked:
-            return []
+        if not ranked or self.single_hop(state):
+            return ranked
         best = scores[ranked[0]]
         n = min(self.k.report_min, len(ranked))
         while n < len(ranked):
@@ -391,8 +411,9 @@ class HopPlanner:
     def decisive(self, state: State) -> bool:
         """After the first round: is one document clearly the answer, with nothing left to follow?
 
-        Both searches rank it first (within ``decisive_rank``), it contains nearly every content word of the
-        question (``decisive_cover``), and the question names no other document's title (a second subject).
+        Both searches rank it first (hybrid first, BM25 within ``decisive_rank``), it contains at least
+        ``decisive_cover`` of the question's content words, the question describes no subject through another
+        (a bridge still to cross) and names no other document's title (a second subject).
         """
         if not state.hybrid_rank or not state.qterms:
             return False
@@ -401,6 +422,10 @@ class HopPlanner:
             return False
         words = set(terms(f"{state.titles.get(top, '')} {state.texts.get(top, '')}"))
         if len(state.qterms & words) < self.k.decisive_cover * len(state.qterms):
+            return False
+        # A subject described through another ("the city where...", "the author of...", "X's country") is a
+        # bridge the first round has not crossed. The question's first word is its own wh-word, not a bridge.
+        if self.composed(state):
             return False
         question = _norm(state.question)
         for d, title in state.titles.items():
