@@ -94,6 +94,7 @@ _IRREGULAR = {
 }
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """Crude and deterministic: drop a common suffix, then keep five letters."""
     word = fold(word)
@@ -110,7 +111,13 @@ def stem(word: str) -> str:
 
 
 def stems(text: str) -> set[str]:
-    return {stem(t) for t in terms(text) if t not in _VAGUE}
+    return set(_stems(text))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _stems(text: str) -> frozenset[str]:
+    # Cached: every part of the question scores the same sentences again.
+    return frozenset(stem(t) for t in terms(text) if t not in _VAGUE)
 
 
 def split_question(question: str) -> list[str]:
@@ -268,7 +275,8 @@ def _clean_span(span: str) -> str:
     return " ".join(words)
 
 
-def entities(sentence: str, question: str) -> list[tuple[str, int]]:
+@functools.lru_cache(maxsize=1 << 14)
+def entities(sentence: str, question: str) -> tuple[tuple[str, int], ...]:
     """Names and codes in the sentence that the question does not mention, with their offsets."""
     q = fold(question)
     found: list[tuple[str, int]] = []
@@ -282,7 +290,7 @@ def entities(sentence: str, question: str) -> list[tuple[str, int]]:
     for m in CODE.finditer(sentence):
         if fold(m.group()) not in q and all(m.group() != f for f, _ in found):
             found.append((m.group(), m.start()))
-    return found
+    return tuple(found)
 
 
 MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})

@@ -25,7 +25,13 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from hopgraph.policies.answer_choice import Evidence, decide_choice, decide_yes_no, is_choice, is_yes_no
-from hopgraph.policies.answer_compute import Calculation, format_amount, plan_calculation, printed_numbers
+from hopgraph.policies.answer_compute import (
+    Calculation,
+    asks_for_amount,
+    format_amount,
+    plan_calculation,
+    printed_numbers,
+)
 from hopgraph.policies.answer_evidence import (
     CODE,
     MEASURES,
@@ -450,9 +456,9 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
 
     def _calculation(self, state: AnswerState, question: str, parts: list[str],
                      bridge: str | None) -> Calculation | None:
-        if not state.passages or not bridge:
-            return None
         part = parts[-1]
+        if not state.passages or not bridge or not asks_for_amount(part):
+            return None
         ranked = best_sentences(state.passages, stems(part), part, asked_kind(part), about=stems(bridge))
         return plan_calculation(question, part, bridge, [(c.text, c.passage) for c in ranked], state.passages)
 
