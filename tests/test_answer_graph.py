@@ -180,3 +180,16 @@ def test_profile_is_remembered_for_the_thread(backend: MemoryBackend) -> None:
         containers=["default"]), thread_id="t-prof", checkpointer=saver)
     state = saver.get_tuple({"configurable": {"thread_id": "t-prof"}})
     assert state is not None and state.checkpoint["channel_values"]["profile"] == "fast"
+
+
+def test_readme_follow_up_answers_with_the_threads_supplier(backend: MemoryBackend) -> None:
+    saver = InMemorySaver()
+    context = _ctx(backend, containers=["default", "legal"])
+    run(_q("late-supplier-penalty")["question"], context=context, thread_id="t-renewal", checkpointer=saver)
+    result = run("And the renewal clause?", context=context, thread_id="t-renewal", checkpointer=saver)
+    first_round = result["trace"][0]["tool_calls"]
+    assert [c["name"] for c in first_round] == ["rewrite_query", "search_documents"]
+    assert "Nordlicht Components GmbH" in first_round[1]["args"]["query"]
+    # Nordlicht's renewal terms, cited to its contract's page 3, not Meridian's clause.
+    assert "31 January 2027" in result["answer"] and "Meridian" not in result["answer"]
+    assert [(c["doc_id"], c["page"]) for c in result["citations"]] == [("nordlicht-supply-agreement.pdf", 3)]
