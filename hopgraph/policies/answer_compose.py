@@ -1,0 +1,300 @@
+"""The answer text of the offline answer policy: which sentences, in which order, with which references.
+
+One sentence per part of the question, preferring sentences that hold an answer of the asked kind; for a
+one-part bridge question, the sentence naming the bridge and then the answer from the bridge's document;
+for "A or B" and yes/no questions, the decision first; a computed amount with its calculation and the
+references of its inputs; "not found" (naming the containers) when nothing of the asked kind is there.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from hopgraph.policies.answer_bridge import (
+    MEASURES,
+    find_bridge_evidence,
+    focus_stems,
+    named_in_titles,
+)
+from hopgraph.policies.answer_choice import Evidence, decide_choice, decide_yes_no, is_choice, is_yes_no
+from hopgraph.policies.answer_compute import (
+    Calculation,
+    format_amount,
+    printed_numbers,
+)
+from hopgraph.policies.answer_evidence import (
+    CODE,
+    AnswerState,
+    Passage,
+    passage_sentences,
+    split_question,
+    stems,
+    tidy_question,
+)
+from hopgraph.policies.answer_select import Candidate, best_sentences, doc_links
+from hopgraph.policies.answer_types import THING, YESNO, asked_kind, holds_kind, restates
+from hopgraph.policies.text import base_title, entity_spans, fold, terms
+
+MAX_SENTENCES = 4
+# How close to the best sentence a second one must score: from the same document, from another.
+SECOND_SAME = 0.85
+SECOND_OTHER = 0.75
+NOT_FOUND = "Not found in the documents you can search."
+
+
+def not_found(containers: Sequence[str] = ()) -> str:
+    """The answer when the evidence holds nothing of the asked kind, naming what was searched."""
+    names = [c for c in dict.fromkeys(containers) if c]
+    if not names:
+        return NOT_FOUND
+    label = "container" if len(names) == 1 else "containers"
+    return f"{NOT_FOUND[:-1]} ({label}: {', '.join(names)})."
+
+
+def _anchors(question: str) -> list[str]:
+    """Names and codes the question gives (not its capitalized first word)."""
+    found = [m.group() for m in CODE.finditer(question)]
+    found += [span for span, pos in entity_spans(question) if pos > 0 and len(span) > 2]
+    return found
+
+
+def _mentioned(anchor: str, passages: list[Passage]) -> bool:
+    """Some passage names the anchor, or one of the names it joins ("Never Cry Wolf and Big Hero 6")."""
+    texts = [fold(p.title + " " + p.text) for p in passages]
+    for name in re.split(r"\s+(?:and|&|or)\s+", anchor):
+        words = [re.sub(r"['’]s$", "", w) for w in terms(name)]  # "Kenji's" -> "kenji"
+        if not words or any(sum(w in text for w in words) * 2 >= len(words) for text in texts):
+            return True
+    return False
+
+
+def describe(part: str) -> str:
+    """A search for what a part of the question describes, without what kind of thing it is or which of
+    its attributes is asked for: "the value of the purchase order that arrived three weeks late" ->
+    "arrived three weeks late"."""
+    focus = focus_stems(part)
+    words = [w for w in terms(part) if w not in MEASURES and not (stems(w) and stems(w) <= focus)]
+    return " ".join(words) if len(words) >= 2 else tidy_question(part)
+
+
+def bridge_round(state: AnswerState, parts: list[str]) -> int:
+    """The round whose results hold the bridge: the first, or the second when it searched the first part of
+    the question on its own."""
+    if len(parts) > 1 and len(state.searched) > 1 and fold(state.searched[1]) == fold(describe(parts[0])):
+        return 2
+    return 1
+
+
+
+def compose_answer(state: AnswerState, bridge: str | None, question: str = "", containers: Sequence[str] = (),
+                   calculation: tuple[Calculation, str] | None = None, subject: str = "") -> str:
+    """2-4 sentences: one per part of the question, each with its reference; or "not found".
+
+    ``subject``: for a follow-up, the thread's subject (the question then carries it too).
+    """
+    question = question or state.question
+    if not state.passages:
+        return not_found(containers)
+    anchors = _anchors(question)
+    if anchors and not any(_mentioned(a, state.passages) for a in anchors):
+        return not_found(containers)  # nothing found names what the question is about
+    parts = split_question(question)
+    if len(parts) == 1:
+        decided = decide_choice(question, state.passages) if is_choice(question) else None
+        if decided is None and is_yes_no(question):
+            decided = decide_yes_no(question, state.passages)
+        if decided is not None:
+            return _decision(*decided)
+    multi = len(parts) > 1 and bridge is not None
+    last_round = max(max(p.ranks, default=p.round) for p in state.passages)
+    chosen: list[tuple[str, Passage]] = []
+    used: set[str] = set()
+
+    def take(ranked: list[Candidate], limit: int, floor: float, covered: bool = False) -> bool:
+        """Adds up to ``limit`` candidates scoring at least ``floor``; True when one was added or present."""
+        added = False
+        for c in ranked:
+            if len(chosen) >= MAX_SENTENCES or limit <= 0:
+                break
+            if c.text in used and covered:
+                return True  # the best sentence for this part is already in the answer
+            if c.text in used or c.score < floor:
+                continue
+            chosen.append((c.text, c.passage))
+            used.add(c.text)
+            limit -= 1
+            added = True
+        return added
+
+    kinds = [asked_kind(p) for p in parts]
+    first = bridge_round(state, parts)
+    if multi and last_round > first:
+        assert bridge is not None
+        evidence = find_bridge_evidence(state, parts[0], first)
+        if evidence is not None and evidence[0] == bridge:
+            # Part one is answered by the sentence the bridge came from.
+            chosen.append((evidence[1], evidence[2]))
+            used.add(evidence[1])
+        else:
+            take(best_sentences(state.passages, stems(parts[0]), question, kinds[0], stems(bridge),
+                                only_round=first), 1, 0.3)
+        # The later parts were searched for, with the bridge, in the last round.
+        for part, kind in zip(parts[1:], kinds[1:], strict=True):
+            ranked = best_sentences(state.passages, stems(part), part, kind, only_round=last_round,
+                                    about=stems(bridge))
+            take(ranked, 1, 0.3, covered=True)
+            _continue(ranked, chosen, used)
+    else:
+        named = named_in_titles(question, state.passages)
+        bridge_stems = stems(bridge) if bridge and last_round > 1 and len(parts) > 1 else None
+        about = stems(subject) if subject else named or bridge_stems
+        links = doc_links(question, state.passages, bridge or "") if len(parts) == 1 else {}
+        followed = len(parts) == 1 and bool(bridge) and len(state.searched) > 1 and not subject
+        found = _bridge_answer(state, question, bridge or "", kinds[0]) if followed else []
+        for text, passage in found:
+            chosen.append((text, passage))
+            used.add(text)
+        for part, kind in zip(parts if not found else [], kinds, strict=False):
+            # A follow-up's subject picks the documents; its own words pick the sentence.
+            want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
+            ranked = best_sentences(state.passages, want | (bridge_stems or set()), part, kind,
+                                    bridge=bridge_stems, about=about, loose=bool(subject), links=links)
+            # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
+            asking = want - {t for a in anchors for t in stems(a)}
+            if kind not in (THING, YESNO) and not any(
+                    c.holds and (not asking or stems(c.text) & asking) for c in ranked[:8]):
+                continue  # nothing of the asked kind about what was asked: this part stays unanswered
+            if bridge and last_round > 1 and ranked and len(parts) == 1:
+                _bridge_first(state, question, bridge, ranked[0], chosen, used)
+            fitting = [c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked
+            # When the question names documents, the answer comes from its chain of evidence if it can.
+            linked = [c for c in fitting if links.get(c.passage.title, 0.0) >= 1.0]
+            take(linked or fitting, 1, 0.3, covered=True)
+        if subject:
+            ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,
+                                    kinds[0], about=about)
+            ranked = [r for r in ranked if stems(r.passage.title + " " + r.passage.text) & stems(subject)]
+        else:
+            ranked = best_sentences(state.passages, stems(question), question, kinds[0], about=named, links=links)
+        if named and not subject:
+            # A second sentence stays with the documents the question named.
+            ranked = [r for r in ranked if stems(r.passage.title) & named]
+        settled = kinds[0] not in (THING, YESNO) and any(_holds(t, kinds[0], question) for t, _ in chosen)
+        if chosen and ranked and len(parts) == 1 and len(chosen) < 2:
+            # A second sentence only when it matches the question nearly as well as the best one, and
+            # says more than the question; once the answer holds what was asked, only from another
+            # document (the other half of a bridge).
+            docs = {p.title for _, p in chosen}
+            # Another document only as the other half of a bridge (its title is the bridge).
+            second = [r for r in ranked if r.holds and not restates(r.text, question)
+                      and not (settled and r.passage.title in docs)
+                      and (r.passage.title in docs or links.get(r.passage.title, 0.0) >= 1.5)]
+            take(second, 1, floor=max(1.0, (SECOND_OTHER if settled else SECOND_SAME) * ranked[0].score))
+    if not chosen:
+        return not_found(containers)
+    lines = [_cited(s, p.ref) for s, p in chosen]
+    if calculation is not None:
+        lines.append(_calculation_sentence(*calculation))
+    return " ".join(lines)
+
+
+def _decision(label: str, evidence: list[Evidence]) -> str:
+    """The decision first, then the evidence for it, each sentence cited."""
+    lines = [f"{label}."]
+    for e in evidence:
+        cited = _cited(e.sentence, e.passage.ref)
+        if cited not in lines:
+            lines.append(cited)
+    return " ".join(lines)
+
+
+def _holds(text: str, kind: str, question: str) -> bool:
+    return holds_kind(text.split(". ")[-1], kind, question)
+
+
+def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) -> list[tuple[str, Passage]]:
+    """For a one-part question that followed a bridge: the sentence naming the bridge, then the answer
+    from the bridge's own document (what the question asks that the first sentence does not say)."""
+    if not state.searched[1].startswith(bridge):
+        return []  # the second search was not the hop
+    evidence = find_bridge_evidence(state, question)
+    if evidence is None or evidence[0] != bridge:
+        return []
+    key = fold(bridge)
+    # The bridge's own document, or a passage the hop found that names the bridge.
+    own = [p for p in state.passages if p.ref != evidence[2].ref and p.title != evidence[2].title
+           and (_is_about(fold(base_title(p.title)), key) or (2 in p.ranks and key in fold(p.text)))]
+    if not own:
+        return []
+    rest = (stems(question) - stems(evidence[1])) or stems(question)
+    ranked = best_sentences(own, rest, question, kind, about=stems(bridge), loose=True)
+    best = next((c for c in ranked if c.holds), None)
+    if best is None:
+        return []
+    return [(evidence[1], evidence[2]), (best.text, best.passage)]
+
+
+def _is_about(title: str, key: str) -> bool:
+    """The document's title is the bridge, or one holds the other ("Supply Agreement - Nordlicht ...")."""
+    return len(title) > 2 and (title == key or key in title or (len(title.split()) > 1 and title in key))
+
+
+def _bridge_first(state: AnswerState, question: str, bridge: str | None, best: Candidate,
+                  chosen: list[tuple[str, Passage]], used: set[str]) -> None:
+    """For a one-part question answered in another document than the bridge's, the bridge sentence first."""
+    if not bridge:
+        return
+    evidence = find_bridge_evidence(state, question)
+    if evidence is None or evidence[0] != bridge or evidence[2].ref == best.passage.ref:
+        return
+    if fold(bridge) not in fold(best.passage.title + " " + best.passage.text):
+        return  # the answer's document is not reached through this bridge
+    if evidence[1] not in used and evidence[1] not in best.text:
+        chosen.append((evidence[1], evidence[2]))
+        used.add(evidence[1])
+
+
+def _continue(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str]) -> None:
+    """The sentence right after the chosen one, when it goes on about the same figure (a cap after a rate)."""
+    if not chosen or len(chosen) >= MAX_SENTENCES:
+        return
+    text, passage = chosen[-1]
+    sents = passage_sentences(passage)
+    last = text.split(". ")[-1] if text not in sents else text
+    if last not in sents:
+        return
+    i = sents.index(last)
+    if i + 1 >= len(sents):
+        return
+    nxt = sents[i + 1]
+    if nxt in used or not any(c.isdigit() for c in nxt) or not (stems(nxt) & stems(last)):
+        return
+    if any(c.text == nxt or c.text.endswith(nxt) for c in ranked):
+        chosen.append((nxt, passage))
+        used.add(nxt)
+
+
+def _cited(sentence: str, ref: str) -> str:
+    s = sentence.rstrip().rstrip(";:,").rstrip()
+    end = s[-1] if s[-1] in ".!?" else "."
+    body = s[:-1] if s[-1] in ".!?" else s
+    return f"{body} [{ref}]{end}"
+
+
+def _calculation_sentence(calc: Calculation, output: str) -> str:
+    """The result, how it was computed, and the sources of its inputs."""
+    numbers = printed_numbers(output)
+    refs = list(dict.fromkeys(q.passage.ref for q in calc.inputs if q.passage is not None))
+    marks = "".join(f"[{r}]" for r in refs)
+    amount = format_amount(numbers[0], calc.currency)
+    base = format_amount(calc.base.value, calc.currency)
+    text = f"Calculated with run_python: {base} × {calc.rate.text}"
+    if calc.count is not None:
+        text += f" × {calc.count.text}"
+    text += f" = {amount}"
+    if calc.cap is not None and len(numbers) > 1:
+        cap = format_amount(numbers[1], calc.currency)
+        text += (f", which is the cap of {calc.cap.text} ({cap})" if numbers[0] >= numbers[1]
+                 else f", below the cap of {calc.cap.text} ({cap})")
+    return f"{text} {marks}."
