@@ -1,10 +1,13 @@
 """The multi-hop search strategy behind the built-in policy (ids mode).
 
-Round 1 searches the question two ways (hybrid and BM25). Round 2 follows bridges: names
-found in the best first-round documents (people, places, works; in entity-centric corpora
-these are often titles of other documents) are searched together with the part of the
-question those documents do not already cover, all in parallel, plus a deeper page of the
-question itself. Then the policy reports.
+Round 1 searches the question two ways (hybrid and BM25). When that is decisive, the policy
+reports (see :mod:`hopgraph.policies.support`, which also decides what the report lists).
+Otherwise later rounds follow bridges: names found in the best documents of the previous hop
+(people, places, works; in entity-centric corpora these are often titles of other documents)
+become the subject of the next query, together with the part of the question the chain has not
+resolved yet, all in parallel; the first of these rounds also looks a page deeper on the
+question itself. Up to ``max_hops`` such rounds, fewer when a round finds almost nothing new.
+A single-hop question gets no bridges: an undecided first round only looks deeper.
 
 The final list ranks chains rather than single hits:
 - first-hop documents by their position in the hybrid list (BM25 orders the rest);
@@ -23,18 +26,17 @@ no state between calls and is deterministic: ties break by id.
 
 from __future__ import annotations
 
-import functools
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, fold, sentences, terms
+from hopgraph.policies import support
+from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, sentences, terms
+from hopgraph.policies.text import find_phrase as _find
+from hopgraph.policies.text import name_head as _head
+from hopgraph.policies.text import norm as _norm
 from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 
 RRF_K = 60
-# Words that describe one subject through another: relative clauses, "of the", possessives.
-_BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:the|a|an|this|that)\b|['’]s\b",
-                     re.IGNORECASE)
 # Rough prompt-token accounting (the graph counts exactly; the policy only plans to stay well below).
 CHARS_PER_TOKEN = 4.5
 DOC_OVERHEAD_TOKENS = 15
@@ -71,6 +73,7 @@ class Knobs:
     title_head: bool = False
     resolve_text: bool = True
     hops_by_question: bool = True
+    chain_top: int = 3
     report_min: int = 2
     report_ratio: float = 0.8
     report_floor: float = 0.5
@@ -115,11 +118,6 @@ class State:
     shown_docs: int = 0
     hops_done: int = 0
     last_new: int = 0
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _norm(text: str) -> str:
-    return " ".join(fold(text).split())
 
 
 class HopPlanner:
@@ -218,7 +216,7 @@ class HopPlanner:
             return []  # the last hop brought (almost) nothing: the next one would likely bring nothing either
         if state.hops_done == 1 and self.decisive(state):
             return []
-        single = self.single_hop(state)
+        single = support.single_hop(self, state)
         scores = self.scores(state)
         hop = state.hops_done
         pool = [d for d in state.depth if state.depth[d] == hop - 1 and d not in state.expanded]
@@ -370,14 +368,6 @@ class HopPlanner:
         scores = self.scores(state)
         return sorted(scores, key=lambda d: (-scores[d], d))
 
-    def composed(self, state: State) -> int:
-        """How many subjects the question describes through another: the hops it composes beyond the first."""
-        return len(_BRIDGE.findall(state.question.strip().split(" ", 1)[-1]))
-
-    def single_hop(self, state: State) -> bool:
-        """A question that describes no subject through another and names no document's title."""
-        return self.k.hops_by_question and self.composed(state) == 0 and not self.anchors(state)
-
     def anchors(self, state: State) -> list[str]:
         """Documents whose title the question names."""
         question = _norm(state.question)
@@ -389,71 +379,10 @@ class HopPlanner:
         return found
 
     def report(self, state: State) -> list[str]:
-        """The documents the evidence supports, best first: the list stops where support drops.
-
-        At least ``report_min`` (a chain has two ends); after that a document is listed while its score
-        keeps ``report_ratio`` of the one before and ``report_floor`` of the best. A single-hop question
-        has no chain whose scores could tell support apart: its first-page ranking is reported as it is.
-        """
-        scores = self.scores(state)
-        ranked = sorted(scores, key=lambda d: (-scores[d], d))[: self.k.max_reported]
-        if not ranked or self.single_hop(state):
-            return ranked
-        best = scores[ranked[0]]
-        n = min(self.k.report_min, len(ranked))
-        while n < len(ranked):
-            s = scores[ranked[n]]
-            if s < self.k.report_ratio * scores[ranked[n - 1]] or s < self.k.report_floor * best:
-                break
-            n += 1
-        return ranked[:n]
+        return support.report(self, state)
 
     def decisive(self, state: State) -> bool:
-        """After the first round: is one document clearly the answer, with nothing left to follow?
-
-        Both searches rank it first (hybrid first, BM25 within ``decisive_rank``), it contains at least
-        ``decisive_cover`` of the question's content words, the question describes no subject through another
-        (a bridge still to cross) and names no other document's title (a second subject).
-        """
-        if not state.hybrid_rank or not state.qterms:
-            return False
-        top = min(state.hybrid_rank, key=lambda d: (state.hybrid_rank[d], d))
-        if state.text_rank.get(top, 1 << 30) > self.k.decisive_rank:
-            return False
-        words = set(terms(f"{state.titles.get(top, '')} {state.texts.get(top, '')}"))
-        if len(state.qterms & words) < self.k.decisive_cover * len(state.qterms):
-            return False
-        # A subject described through another ("the city where...", "the author of...", "X's country") is a
-        # bridge the first round has not crossed. The question's first word is its own wh-word, not a bridge.
-        if self.composed(state):
-            return False
-        question = _norm(state.question)
-        for d, title in state.titles.items():
-            bt = _norm(base_title(title))
-            if d != top and len(bt) > 2 and _find(question, bt) >= 0:
-                return False
-        return True
-
-
-def _head(name: str) -> str:
-    """A folded name without what follows its first comma or a joining "in", "at" or "on":
-    "west chicago, illinois" and "west chicago in illinois" -> "west chicago"."""
-    name = name.split(",", 1)[0]
-    for joiner in (" in ", " at ", " on "):
-        name = name.split(joiner, 1)[0]
-    return name.strip()
-
-
-def _find(text: str, phrase: str) -> int:
-    """Offset of the first whole-word occurrence, or -1."""
-    i = text.find(phrase)
-    while i >= 0:
-        before = text[i - 1] if i > 0 else " "
-        after = text[i + len(phrase)] if i + len(phrase) < len(text) else " "
-        if not before.isalnum() and not after.isalnum():
-            return i
-        i = text.find(phrase, i + 1)
-    return -1
+        return support.decisive(self, state)
 
 
 def _key(args: dict[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""Small text helpers for the offline policy: terms, sentences and entity spans."""
+"""Small text helpers for the offline policy: terms, sentences, entity spans and whole-word phrase search."""
 
 from __future__ import annotations
 
@@ -127,3 +127,30 @@ def entity_spans(text: str) -> list[tuple[str, int]]:
             found.append((span, m.start(1)))
     found.sort(key=lambda x: x[1])
     return found
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def norm(text: str) -> str:
+    """Folded, with runs of whitespace made single spaces."""
+    return " ".join(fold(text).split())
+
+
+def find_phrase(text: str, phrase: str) -> int:
+    """Offset of the first whole-word occurrence, or -1."""
+    i = text.find(phrase)
+    while i >= 0:
+        before = text[i - 1] if i > 0 else " "
+        after = text[i + len(phrase)] if i + len(phrase) < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            return i
+        i = text.find(phrase, i + 1)
+    return -1
+
+
+def name_head(name: str) -> str:
+    """A folded name without what follows its first comma or a joining "in", "at" or "on":
+    "west chicago, illinois" and "west chicago in illinois" -> "west chicago"."""
+    name = name.split(",", 1)[0]
+    for joiner in (" in ", " at ", " on "):
+        name = name.split(joiner, 1)[0]
+    return name.strip()

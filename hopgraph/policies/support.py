@@ -1,0 +1,88 @@
+"""When the built-in policy's evidence is enough, and which documents it supports (ids mode).
+
+- A first round is decisive when the question is single-hop and one document clearly answers it: then the run
+  reports without another round.
+- A question composes hops when it describes a subject through another ("the city where...", "the author
+  of...", "X's country"); one that does not, and names no document's title, is single-hop.
+- The report lists the documents the evidence supports: along a chain, until the score drops; without a chain
+  (no names linking the best documents), the ranking as it is, since single hits carry no score gap to cut at.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from hopgraph.policies.text import base_title, find_phrase, norm, terms
+
+if TYPE_CHECKING:
+    from hopgraph.policies.hops import HopPlanner, State
+
+# Words that describe one subject through another: relative clauses, "of the", possessives.
+BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:the|a|an|this|that)\b|['’]s\b",
+                    re.IGNORECASE)
+
+
+def composed(question: str) -> int:
+    """How many subjects the question describes through another (its first word is its own wh-word)."""
+    return len(BRIDGE.findall(question.strip().split(" ", 1)[-1]))
+
+
+def single_hop(planner: HopPlanner, state: State) -> bool:
+    """A question that describes no subject through another and names no document's title."""
+    return planner.k.hops_by_question and composed(state.question) == 0 and not planner.anchors(state)
+
+
+def report(planner: HopPlanner, state: State) -> list[str]:
+    """The documents the evidence supports, best first: the list stops where support drops.
+
+    At least ``report_min`` (a chain has two ends); after that a document is listed while its score keeps
+    ``report_ratio`` of the one before and ``report_floor`` of the best. At most ``max_reported``.
+    """
+    k = planner.k
+    scores = planner.scores(state)
+    ranked = sorted(scores, key=lambda d: (-scores[d], d))[: k.max_reported]
+    if not ranked or single_hop(planner, state) or not chained(planner, state, ranked[: k.chain_top]):
+        return ranked
+    best = scores[ranked[0]]
+    n = min(k.report_min, len(ranked))
+    while n < len(ranked):
+        s = scores[ranked[n]]
+        if s < k.report_ratio * scores[ranked[n - 1]] or s < k.report_floor * best:
+            break
+        n += 1
+    return ranked[:n]
+
+
+def chained(planner: HopPlanner, state: State, top: list[str]) -> bool:
+    """Do the best documents form a chain: one the question names, or one linked by name to another?"""
+    if set(planner.anchors(state)) & set(top):
+        return True
+    linked = {d: list(es) for d, es in state.edges.items()}
+    for d, es in planner.title_edges(state).items():
+        linked.setdefault(d, []).extend(es)
+    return any(e.parent in top and e.link >= planner.k.strong_link for d in top for e in linked.get(d, []))
+
+
+def decisive(planner: HopPlanner, state: State) -> bool:
+    """After the first round: is one document clearly the answer, with nothing left to follow?
+
+    Both searches rank it first (hybrid first, BM25 within ``decisive_rank``), it contains at least
+    ``decisive_cover`` of the question's content words, the question describes no subject through another
+    (a bridge still to cross) and names no other document's title (a second subject).
+    """
+    k = planner.k
+    if not state.hybrid_rank or not state.qterms or composed(state.question):
+        return False
+    top = min(state.hybrid_rank, key=lambda d: (state.hybrid_rank[d], d))
+    if state.text_rank.get(top, 1 << 30) > k.decisive_rank:
+        return False
+    words = set(terms(f"{state.titles.get(top, '')} {state.texts.get(top, '')}"))
+    if len(state.qterms & words) < k.decisive_cover * len(state.qterms):
+        return False
+    question = norm(state.question)
+    for d, title in state.titles.items():
+        bt = norm(base_title(title))
+        if d != top and len(bt) > 2 and find_phrase(question, bt) >= 0:
+            return False
+    return True
