@@ -177,3 +177,16 @@ def test_cli_answer_mode_errors(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert code != 0 and "carries an answer" in capsys.readouterr().err
     code = main(["eval", "--mode", "answer", "--data", "demo", "--rerank", "http:x", "--quiet"])
     assert code != 0 and "--mode ids only" in capsys.readouterr().err
+
+
+def test_more_demo_corpus_questions_with_follow_ups_and_unanswerable_ones() -> None:
+    from tests.test_answer_harness import demo_backend
+
+    more = Path(__file__).resolve().parent / "support" / "demo_more_questions.json"
+    results = evaluate_answers(AnswerEvalOptions(data="demo", queries=str(more), progress=False),
+                               backend=demo_backend())
+    m = results["systems"]["builtin"]
+    assert (m["answerable"], m["unanswerable"]) == (14, 2)
+    # Both questions the corpus cannot answer say so, and no answerable one does.
+    assert m["not_found_correct"] == 1.0 and m["false_not_found"] == 0.0
+    assert m["containment"] >= 12 / 14

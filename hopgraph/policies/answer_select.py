@@ -25,6 +25,8 @@ KIND_BONUS = 1.25
 MISSING_KIND = 1.5
 RESTATED = 1.0
 INHERITED = 0.6
+FIGURE_BONUS = 1.0
+_FIGURE = re.compile(r"(?<![\w.])(?=[\w.\-]*\d)[\w]+(?:[.\-][\w]+)+(?![\w])|\b\d{3,}\b")
 LINKED = 1.0
 UNLINKED = 1.5
 
@@ -85,6 +87,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
     """
     weight = weights(passages)
     specific = kind not in (THING, YESNO)
+    # Versions, years and codes the question gives ("4.3.0", "TS-40"): the stemmer drops their parts.
+    figures = {f for f in _FIGURE.findall(fold(question))}
     scored: list[Candidate] = []
     order = 0
     for p in passages:
@@ -120,6 +124,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
                 score += 0.25
             if on_topic:
                 score += 0.75
+            if figures and any(f in fold(p.title + " " + s) for f in figures):
+                score += FIGURE_BONUS
             if links:
                 link = links.get(p.title, 0.0)
                 score += LINKED * min(1.5, link) - UNLINKED * (link == 0.0)
