@@ -11,8 +11,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from hopgraph import Context, run
 from hopgraph.index.memory import MemoryBackend
+from hopgraph.policies import support
 from hopgraph.policies.builtin import BuiltinPolicy
-from hopgraph.policies.text import base_title, entity_spans
+from hopgraph.policies.hops import HopPlanner, Knobs, State
+from hopgraph.policies.text import base_title, entity_spans, terms
 from hopgraph.policies.transcript import read_transcript
 from tests.scripted import ScriptedChatModel, call, calls
 
@@ -240,3 +242,27 @@ def test_three_hop_chain_on_a_real_index(tmp_path: Path) -> None:
     assert any(q.startswith("Halvard College") for q in third)
     assert set(result["reported_ids"][:3]) == {"orchard", "tolvik", "halvard"}
     assert result["turns"] <= 4
+
+
+def _state(question: str, docs: dict[str, tuple[str, str]]) -> State:
+    state = State(question=question, qterms=set(terms(question)))
+    for rank, (doc, (title, text)) in enumerate(docs.items(), start=1):
+        state.titles[doc], state.texts[doc], state.depth[doc] = title, text, 0
+        state.first[doc] = 1.0 / (60 + rank)
+        state.hybrid_rank[doc] = state.text_rank[doc] = rank
+    return state
+
+
+def test_the_report_cuts_only_along_a_chain() -> None:
+    planner = HopPlanner(Knobs())
+    docs = {"zentra": ("Zentra Mills", "Zentra Mills was founded by Ola Brun in Velden."),
+            **{f"n{i}": (f"Weaving {i}", f"Looms and weaving, part {i}.") for i in range(8)}}
+    # The question names a document: a chain starts there, and the list stops where support drops.
+    named = _state("Which river runs past the town where Zentra Mills was founded?", docs)
+    assert support.composed(named.question) == 1 and planner.anchors(named) == ["zentra"]
+    assert planner.report(named)[0] == "zentra" and len(planner.report(named)) < len(planner.ranking(named))
+    # A single-hop question: single hits carry no score gap to cut at, so the ranking is reported as it is.
+    single = _state("Looms and weaving history", docs)
+    assert support.single_hop(planner, single)
+    assert planner.report(single) == planner.ranking(single)[:10]
+    assert len(HopPlanner(Knobs(max_reported=3)).report(single)) == 3
