@@ -88,6 +88,16 @@ def question_position(messages: Sequence[BaseMessage]) -> int:
     return -1
 
 
+def latest_question(state: State) -> str:
+    """The text of the current user question, or "" when there is none."""
+    messages = state.get("messages") or []
+    position = question_position(messages)
+    if position < 0:
+        return ""
+    content = messages[position].content
+    return content if isinstance(content, str) else str(content)
+
+
 def last_ai_message(messages: Sequence[BaseMessage]) -> AIMessage | None:
     """The model's latest reply in the current user turn, or None if it has not replied yet."""
     for message in reversed(messages):

@@ -193,3 +193,20 @@ def test_readme_follow_up_answers_with_the_threads_supplier(backend: MemoryBacke
     # Nordlicht's renewal terms, cited to its contract's page 3, not Meridian's clause.
     assert "31 January 2027" in result["answer"] and "Meridian" not in result["answer"]
     assert [(c["doc_id"], c["page"]) for c in result["citations"]] == [("nordlicht-supply-agreement.pdf", 3)]
+
+
+def test_a_models_literal_follow_up_search_gets_the_threads_subject(backend: MemoryBackend) -> None:
+    saver = InMemorySaver()
+    context = _ctx(backend, containers=["default", "legal"])
+    run(_q("late-supplier-penalty")["question"], context=context, thread_id="t-literal", checkpointer=saver)
+    # A model that searches the follow-up word for word, with nothing of the conversation in it.
+    model = ScriptedChatModel(replies=[calls(call("search_documents", {"query": "And the renewal clause?"})),
+                                       AIMessage(content="The renewal terms are in the contract [S1].")])
+    queries: list[str] = []
+    backend.before_query = lambda kind, query: queries.append(query)
+    try:
+        run("And the renewal clause?", context=_ctx(backend, containers=["default", "legal"], chat_model=model),
+            thread_id="t-literal", checkpointer=saver)
+    finally:
+        backend.before_query = None
+    assert queries and all("Nordlicht Components GmbH" in q for q in queries), queries

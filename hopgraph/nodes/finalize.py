@@ -14,8 +14,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
-from hopgraph.nodes.prepare import latest_question
-from hopgraph.state import State
+from hopgraph.state import State, latest_question
 
 log = logging.getLogger("hopgraph")
 

@@ -9,19 +9,10 @@ from langgraph.runtime import Runtime
 
 from hopgraph.config import MODES, Context
 from hopgraph.errors import InputError
-from hopgraph.state import RUN_DEFAULTS, State, question_position
+from hopgraph.state import RUN_DEFAULTS, State, latest_question
 
 # Questions beyond this are refused instead of being sent on and failing the token budget.
 MAX_QUESTION_CHARS = 20_000
-
-
-def latest_question(state: State) -> str:
-    messages = state.get("messages") or []
-    position = question_position(messages)
-    if position < 0:
-        return ""
-    content = messages[position].content
-    return content if isinstance(content, str) else str(content)
 
 
 def prepare(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -15,9 +15,8 @@ from langgraph.runtime import Runtime
 from hopgraph.config import Context
 from hopgraph.errors import AccessError
 from hopgraph.index.backend import BackendError, NothingToSearchError, ScopeError
-from hopgraph.nodes.prepare import latest_question
 from hopgraph.runtime import get_backend, get_scope
-from hopgraph.state import State, last_ai_message
+from hopgraph.state import State, last_ai_message, latest_question, thread_subject
 from hopgraph.tools import tools_for_mode
 from hopgraph.tools.base import Ledger, Rendered, Tool, ToolArgError, ToolEnv, ToolOutcome
 
@@ -54,7 +53,7 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if context.mode == "answer":
         from hopgraph.tools.rewrite_query import apply_rewrite_safety_net
 
-        calls = apply_rewrite_safety_net(calls, latest_question(state))
+        calls = apply_rewrite_safety_net(calls, latest_question(state), thread_subject(state.get("messages") or []))
 
     doc_to_short = dict(state.get("doc_to_short") or {})
     ledger = Ledger(
