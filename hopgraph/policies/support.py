@@ -68,8 +68,9 @@ def decisive(planner: HopPlanner, state: State) -> bool:
     """After the first round: is one document clearly the answer, with nothing left to follow?
 
     Both searches rank it first (hybrid first, BM25 within ``decisive_rank``), it contains at least
-    ``decisive_cover`` of the question's content words, the question describes no subject through another
-    (a bridge still to cross) and names no other document's title (a second subject).
+    ``decisive_cover`` of the question's content words (all of them when the question names it), the question
+    describes no subject through another (a bridge still to cross) and names no other document's title (a
+    second subject).
     """
     k = planner.k
     if not state.hybrid_rank or not state.qterms or composed(state.question):
@@ -79,6 +80,10 @@ def decisive(planner: HopPlanner, state: State) -> bool:
         return False
     words = set(terms(f"{state.titles.get(top, '')} {state.texts.get(top, '')}"))
     if len(state.qterms & words) < k.decisive_cover * len(state.qterms):
+        return False
+    if top in planner.anchors(state) and not state.qterms <= words:
+        # The question names the document and asks what it does not say ("where is the supplier of Project
+        # Alpha based?"): in a corpus of named things the missing word lies one hop away.
         return False
     question = norm(state.question)
     for d, title in state.titles.items():
