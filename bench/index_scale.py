@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -38,6 +39,7 @@ from _common import (
     SETS,
     RssWatch,
     corpus_records,
+    cpu_model,
     default_data,
     load_avg,
     load_queries,
@@ -311,12 +313,18 @@ def main() -> int:
     ap.add_argument("--anon-limit-mb", type=float, default=8000, help="stop if anonymous RSS passes this")
     ap.add_argument("--json-out", type=Path)
     ap.add_argument("--workdir", type=Path)
+    ap.add_argument("--replot", type=Path, help="only draw the plot again from a --json-out file")
     args = ap.parse_args()
+    if args.replot:
+        saved = json.loads(args.replot.read_text())
+        plot(saved["rows"], Path(args.plot), saved["title"])
+        return 0
     sets = [s for s in args.sets.split(",") if s]
     sizes = sorted(int(x) for x in args.sizes.split(",") if x)
     tmp = tempfile.TemporaryDirectory(prefix="hopgraph-scale-", dir=args.workdir)
     workdir = Path(tmp.name)
     date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    start_load = load_avg()
     print(f"# hopgraph index cost against size\n\n{date}; {machine()}\n", flush=True)
     base = load_base(args.data, sets, args.cache, args.vectors_from, workdir)
     texts, qvecs, qsparse = queries(args.data, sets, args.queries, args.seed)
@@ -360,11 +368,14 @@ def main() -> int:
               f"{r['peak_anon_mb']:.0f} / {r['peak_file_mb']:.0f} | {r['anon_before_mb']:.0f} | "
               f"{r['rss_after_mb']:.0f} | {r['disk_mb']:.0f} |")
     print(flush=True)
+    title = (f"hopgraph index, {date}; {cpu_model()}, {os.cpu_count()} cores; "
+             f"load avg {start_load} at start, {end_load} at end")
     if args.plot:
-        plot(rows, Path(args.plot), f"hopgraph index, {date}, {machine()}")
+        plot(rows, Path(args.plot), title)
         print(f"(plot: {args.plot})", file=sys.stderr)
     if args.json_out:
-        args.json_out.write_text(json.dumps({"date": date, "machine": machine(), "rows": rows}, indent=2))
+        saved = {"date": date, "machine": machine(), "title": title, "rows": rows}
+        args.json_out.write_text(json.dumps(saved, indent=2))
     tmp.cleanup()
     return 0
 
