@@ -52,10 +52,10 @@ def bench_quality(
             ("dense, int8 queries", backend.dense_search, int8_queries, None),
             ("hybrid, int8 queries", backend.search, int8_queries, None),
         ]
-        for share in PRUNE_SHARES:
-            modes += [(f"BM25, terms in over {share:.0%} of chunks left out", backend.text_search, default, share),
-                      (f"hybrid, int8 queries, terms in over {share:.0%} left out", backend.search, int8_queries,
-                       share)]
+        for forced in PRUNE_SHARES:
+            modes += [(f"BM25, terms in over {forced:.0%} of chunks left out", backend.text_search, default, forced),
+                      (f"hybrid, int8 queries, terms in over {forced:.0%} left out", backend.search, int8_queries,
+                       forced)]
         tops: dict[str, dict[str, list[str]]] = {}
         for mode, fn, query_embedder, share in modes:
             # Same index, same document vectors: only the model that embeds the query changes.

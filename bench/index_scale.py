@@ -94,8 +94,9 @@ def _vectors_from_indexes(dirs: list[Path], workdir: Path) -> dict[str, np.ndarr
             recs, offset = shard.scroll(qe.ScrollRequest(offset=offset, limit=1000, with_payload=["doc_id", "index"],
                                                          with_vector=[DENSE]))
             for r in recs:
-                if int((r.payload or {}).get("index", 0)) == 0:
-                    out[str(r.payload["doc_id"])] = np.asarray(r.vector[DENSE], dtype=np.float32)
+                payload, vectors = r.payload or {}, r.vector
+                if int(payload.get("index", 0)) == 0 and isinstance(vectors, dict):
+                    out[str(payload["doc_id"])] = np.asarray(vectors[DENSE], dtype=np.float32)
             if offset is None or not recs:
                 break
         shard.close()
