@@ -20,6 +20,7 @@ from typing import Any
 from hopgraph.config import Context
 from hopgraph.errors import InputError
 from hopgraph.graph.build import build_graph
+from hopgraph.state import check_question
 
 RESULT_KEYS = ("reported_ids", "exit_reason", "turns", "trace", "error", "titles", "answer", "citations", "markers")
 # Generous: the turn cap, not the recursion limit, is what bounds a run.
@@ -45,17 +46,6 @@ def compiled_graph(checkpointer: Any = None) -> Any:
 def _context(context: Context | None, overrides: dict[str, Any]) -> Context:
     base = context or Context()
     return replace(base, **overrides) if overrides else base
-
-
-def check_question(question: Any) -> str:
-    """The rule every entry point applies to a question (``ask``, ``search``, the API): not empty, not too long."""
-    from hopgraph.nodes.prepare import MAX_QUESTION_CHARS
-
-    if not isinstance(question, str) or not question.strip():
-        raise InputError("the question is empty")
-    if len(question.strip()) > MAX_QUESTION_CHARS:
-        raise InputError(f"the question is too long ({len(question.strip())} characters; at most {MAX_QUESTION_CHARS})")
-    return question
 
 
 def _inputs(question: str) -> dict[str, Any]:

@@ -9,6 +9,8 @@ from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
 from langgraph.graph.message import add_messages
 from typing_extensions import TypedDict
 
+from hopgraph.errors import InputError
+
 
 class InputState(TypedDict, total=False):
     messages: Annotated[list[AnyMessage], add_messages]
@@ -86,6 +88,20 @@ def question_position(messages: Sequence[BaseMessage]) -> int:
         if is_question(messages[i]):
             return i
     return -1
+
+
+# Questions beyond this are refused instead of being sent on and failing the token budget.
+MAX_QUESTION_CHARS = 20_000
+
+
+def check_question(question: Any) -> str:
+    """The rule every entry point applies to a question (``ask``, ``search``, the API, the graph): not empty,
+    not too long. Returns the question as given."""
+    if not isinstance(question, str) or not question.strip():
+        raise InputError("the question is empty")
+    if len(question.strip()) > MAX_QUESTION_CHARS:
+        raise InputError(f"the question is too long ({len(question.strip())} characters; at most {MAX_QUESTION_CHARS})")
+    return question
 
 
 def latest_question(state: State) -> str:

@@ -85,10 +85,10 @@ def _short_args(args: Any) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hopgraph.api import check_question
     from hopgraph.api import run as run_question
     from hopgraph.models import parse_spec
     from hopgraph.runtime import get_backend, get_scope
+    from hopgraph.state import check_question
 
     context = context_from_args(args)
     check_question(args.question)

@@ -29,9 +29,9 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hopgraph.api import check_question
     from hopgraph.index.backend import Scope, ScopeError
     from hopgraph.index.factory import open_for_reading
+    from hopgraph.state import check_question
 
     if args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)

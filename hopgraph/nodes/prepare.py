@@ -9,10 +9,7 @@ from langgraph.runtime import Runtime
 
 from hopgraph.config import MODES, Context
 from hopgraph.errors import InputError
-from hopgraph.state import RUN_DEFAULTS, State, latest_question
-
-# Questions beyond this are refused instead of being sent on and failing the token budget.
-MAX_QUESTION_CHARS = 20_000
+from hopgraph.state import RUN_DEFAULTS, State, check_question, latest_question
 
 
 def prepare(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -27,10 +24,7 @@ def prepare(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         update["question"] = ""
     else:
         question = latest_question(state).strip()
-    if not question:
-        raise InputError("the question is empty")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise InputError(f"the question is too long ({len(question)} characters; at most {MAX_QUESTION_CHARS})")
+    check_question(question)
     if new_messages:
         update["messages"] = new_messages
     if context.profile:
