@@ -25,6 +25,7 @@ from hopgraph.evals.answer_data import AnswerItem, load_beir_answers, load_demo_
 from hopgraph.evals.answer_metrics import aggregate_answers, score_answer
 from hopgraph.evals.data import EvalError
 from hopgraph.evals.index import EVAL_CONTAINER, open_eval_index
+from hopgraph.evals.report import grouped_bars
 from hopgraph.index.backend import SearchBackend
 
 DEMO = "demo"
@@ -206,25 +207,8 @@ def answer_markdown(results: dict[str, Any]) -> str:
 
 
 def answer_chart(results: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(9, 4))
-    systems = list(results["systems"])
-    width = 0.8 / max(len(systems), 1)
-    for i, system in enumerate(systems):
-        vals = [results["systems"][system][k] or 0.0 for k, _ in SHOWN]
-        ax.bar([j + i * width for j in range(len(SHOWN))], vals, width, label=system)
-    ax.set_xticks([j + width * (len(systems) - 1) / 2 for j in range(len(SHOWN))])
-    ax.set_xticklabels([label for _, label in SHOWN])
-    ax.set_ylim(0, 1)
-    ax.set_title(f"{results['dataset']} answers ({results['queries']} questions)")
-    ax.legend(loc="upper right", fontsize="small")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    title = f"{results['dataset']} answers ({results['queries']} questions)"
+    grouped_bars(results, SHOWN, title, "upper right", path)
 
 
 def write_answer_outputs(out: Path, results: dict[str, Any], records: list[dict[str, Any]]) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 SHOWN = (("ndcg@10", "nDCG@10"), ("recall@2", "R@2"), ("recall@5", "R@5"), ("recall@10", "R@10"),
          ("mrr@10", "MRR@10"), ("full_support@5", "full@5"))
@@ -45,6 +46,12 @@ def markdown(results: dict[str, Any]) -> str:
 
 
 def bar_chart(results: dict[str, Any], path: Path) -> None:
+    grouped_bars(results, SHOWN, f"{results['dataset']} ({results['queries']} queries)", "upper left", path)
+
+
+def grouped_bars(results: dict[str, Any], shown: Sequence[tuple[str, str]], title: str,
+                 legend: Literal["upper left", "upper right"], path: Path) -> None:
+    """One group of bars per metric in ``shown`` ((key, label) pairs), one bar per system; a missing score is 0."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -54,14 +61,14 @@ def bar_chart(results: dict[str, Any], path: Path) -> None:
     width = 0.8 / max(len(systems), 1)
     fig, ax = plt.subplots(figsize=(9, 4))
     for i, name in enumerate(systems):
-        vals = [results["systems"][name][k] for k, _ in SHOWN]
-        xs = [j + i * width for j in range(len(SHOWN))]
+        vals = [results["systems"][name][k] or 0.0 for k, _ in shown]
+        xs = [j + i * width for j in range(len(shown))]
         ax.bar(xs, vals, width, label=name)
-    ax.set_xticks([j + width * (len(systems) - 1) / 2 for j in range(len(SHOWN))])
-    ax.set_xticklabels([label for _, label in SHOWN])
+    ax.set_xticks([j + width * (len(systems) - 1) / 2 for j in range(len(shown))])
+    ax.set_xticklabels([label for _, label in shown])
     ax.set_ylim(0, 1)
-    ax.set_title(f"{results['dataset']} ({results['queries']} queries)")
-    ax.legend(loc="upper left", fontsize="small")
+    ax.set_title(title)
+    ax.legend(loc=legend, fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
