@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from hopgraph.config import DEFAULT_CONTAINER
 
@@ -16,6 +17,22 @@ def add_index_options(parser: argparse.ArgumentParser) -> None:
         help=f"container the caller may see (repeatable; default {DEFAULT_CONTAINER})",
     )
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="only documents with this tag")
+
+
+def scope_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """Context settings from the options of add_index_options and --model/--base-url: where, what, which model."""
+    settings: dict[str, Any] = {"containers": args.container or [DEFAULT_CONTAINER], "tags": list(args.tag or [])}
+    if args.model:
+        settings["model"] = args.model
+    if args.base_url:
+        settings["base_url"] = args.base_url
+    if args.index:
+        # An explicit index wins over a QDRANT_URL in the environment.
+        settings["index"] = args.index
+        settings["qdrant_url"] = None
+    elif args.url:
+        settings["qdrant_url"] = args.url
+    return settings
 
 
 def positive_seconds(text: str) -> float:

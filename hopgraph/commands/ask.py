@@ -8,8 +8,8 @@ import os
 import sys
 from typing import Any
 
-from hopgraph.commands._common import add_index_options, add_model_timeout_option
-from hopgraph.config import DEFAULT_CONTAINER, Context
+from hopgraph.commands._common import add_index_options, add_model_timeout_option, scope_settings
+from hopgraph.config import Context
 
 # Runs that ended because something outside the loop failed, not because retrieval finished.
 FAILED_EXITS = ("model_error", "backend_error")
@@ -31,23 +31,9 @@ def add_parser(sub: Any) -> None:
 
 
 def context_from_args(args: argparse.Namespace) -> Context:
-    kwargs: dict[str, Any] = {
-        "containers": args.container or [DEFAULT_CONTAINER],
-        "tags": list(args.tag or []),
-        "mode": args.mode,
-        "max_turns": args.max_turns,
-    }
-    if args.model:
-        kwargs["model"] = args.model
-    if args.base_url:
-        kwargs["base_url"] = args.base_url
+    kwargs: dict[str, Any] = {**scope_settings(args), "mode": args.mode, "max_turns": args.max_turns}
     if args.model_timeout:
         kwargs["model_timeout_s"] = args.model_timeout
-    if args.index:
-        kwargs["index"] = args.index
-        kwargs["qdrant_url"] = None
-    elif args.url:
-        kwargs["qdrant_url"] = args.url
     if args.profile:
         kwargs["profile"] = args.profile
     return Context(**kwargs)

@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from hopgraph.commands._common import add_index_options
-from hopgraph.config import DEFAULT_CONTAINER, Context
+from hopgraph.commands._common import add_index_options, scope_settings
+from hopgraph.config import Context
 
 
 def add_parser(sub: Any) -> None:
@@ -30,17 +30,7 @@ def add_parser(sub: Any) -> None:
 
 
 def context_from_args(args: argparse.Namespace) -> Context:
-    kwargs: dict[str, Any] = {"containers": args.container or [DEFAULT_CONTAINER], "tags": list(args.tag or [])}
-    if args.model:
-        kwargs["model"] = args.model
-    if args.base_url:
-        kwargs["base_url"] = args.base_url
-    if args.index:
-        kwargs["index"] = args.index
-        kwargs["qdrant_url"] = None
-    elif args.url:
-        kwargs["qdrant_url"] = args.url
-    return Context(**kwargs)
+    return Context(**scope_settings(args))
 
 
 def run(args: argparse.Namespace) -> int:
