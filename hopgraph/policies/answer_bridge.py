@@ -24,6 +24,8 @@ from hopgraph.policies.answer_evidence import (
 )
 from hopgraph.policies.text import base_title, fold
 
+UNRELATED = 1.5
+ADJACENT = 2.0
 MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})
 
 
@@ -71,8 +73,14 @@ def find_bridge(state: AnswerState, first_part: str, round_no: int = 1) -> str |
 
 
 def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1) -> tuple[str, str, Passage] | None:
-    """(bridge, the sentence naming it, its passage): a name or code from the results of round
-    ``round_no`` (the first) that the question does not mention.
+    """(bridge, the sentence naming it, its passage): the best of :func:`bridge_candidates`."""
+    ranked = bridge_candidates(state, first_part, round_no)
+    return (ranked[0][1], ranked[0][2], ranked[0][3]) if ranked else None
+
+
+def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) -> list[tuple[float, str, str, Passage]]:
+    """(score, bridge, the sentence naming it, its passage), best first: names and codes from the results
+    of round ``round_no`` (the first) that the question does not mention.
 
     Candidates come from sentences that share words with the first part of the question;
     a multi-word name helps, and so does matching what the question asks for ("which
@@ -87,13 +95,18 @@ def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1)
     question = fold(state.question)
     # Only what was found by then: the bridge stays the same when later rounds bring more documents.
     titles = {fold(base_title(p.title)): p.title for p in state.passages if p.round <= round_no}
-    best: tuple[float, str, str, Passage] | None = None
+    # Words the question says in lower case: "network" in "a network founded by" names a kind; a word
+    # of a name the question gives ("Dick" of Dick Humbert) does not make "Dick Crum" the bridge.
+    plain = stems(" ".join(w for w in first_part.split() if not w[:1].isupper())) & want
+    unrelated = _unrelated_documents(state, round_no)
+    found: list[tuple[float, int, str, str, Passage]] = []
     for p in state.passages:
         if p.round != round_no or p.rank > 4:
             continue
         own_title = fold(base_title(p.title))
-        # A document the question names by title is where a chain of evidence starts.
-        anchor = 1.0 if len(own_title) > 2 and own_title in question else 0.0
+        # A document the question names by title is where a chain of evidence starts; one that neither
+        # is named nor names such a document is off the chain.
+        anchor = 1.0 if len(own_title) > 2 and own_title in question else -UNRELATED if p.title in unrelated else 0.0
         for sentence in passage_sentences(p):
             got = stems(sentence)
             relevance = len(got & want)
@@ -108,19 +121,40 @@ def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1)
                 near = sentence[max(0, pos - 25):pos] + " " + sentence[pos + len(span):pos + len(span) + 25]
                 if stems(near) & want:
                     score += 0.5  # said right next to words of the question
-                if stems(span) & want:
+                if stems(span) & plain:
                     score += 1.0  # "Cartoon Network" for "a network founded by ...": the kind the question names
                 if name_like(span):
                     score += 1.5
                 elif pos == 0:
                     score -= 1.5  # a capitalized first word is not evidence of a name
+                if pos == 0 and anchor > 0:
+                    score -= 1.5  # the named document's own subject under another name ("Andrew Alan")
                 if _DEFINED_TERM.search(before):
                     score -= 1.5  # "this Agreement": a defined term of the document, not a name
                 if focus and (stems(span) & focus or stems(" ".join(before.split()[-3:])) & focus):
                     score += focus_bonus
-                if best is None or score > best[0]:
-                    best = (score, span, sentence, p)
-    return (best[1], best[2], best[3]) if best else None
+                    if not multi and stems(" ".join(before.split()[-2:])) & focus:
+                        score += ADJACENT  # 'the soap opera "Neighbours"': the kind names this very span
+                found.append((score, len(found), span, sentence, p))
+    # Ties keep the order met (the first, as before).
+    found.sort(key=lambda f: (-f[0], f[1]))
+    return [(f[0], f[2], f[3], f[4]) for f in found]
+
+
+def _unrelated_documents(state: AnswerState, round_no: int) -> set[str]:
+    """Titles of the round's documents off the question's chain of evidence: when the question names some
+    found document by title, those that are not named and do not mention a named one. Empty otherwise."""
+    question = fold(state.question)
+    passages = [p for p in state.passages if p.round == round_no]
+    named = {fold(base_title(p.title)) for p in passages}
+    named = {t for t in named if len(t) > 2 and re.search(rf"(?<!\w){re.escape(t)}(?!\w)", question)}
+    if not named:
+        return set()
+    texts: dict[str, str] = {}
+    for p in passages:
+        texts[p.title] = texts.get(p.title, "") + " " + fold(p.text)
+    return {title for title, text in texts.items()
+            if fold(base_title(title)) not in named and not any(t in text for t in named)}
 
 
 def follow_up_query(bridge: str, part: str) -> str:

@@ -32,6 +32,7 @@ from hopgraph.policies.answer_evidence import (
     stems,
     tidy_question,
 )
+from hopgraph.policies.answer_prune import prune
 from hopgraph.policies.answer_select import Candidate, best_sentences, doc_links
 from hopgraph.policies.answer_types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import base_title, entity_spans, fold, terms
@@ -193,6 +194,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             take(second, 1, floor=max(1.0, (SECOND_OTHER if settled else SECOND_SAME) * ranked[0].score))
     if not chosen:
         return not_found(containers)
+    chosen = prune(question, kinds[0] if len(parts) == 1 else kinds[-1], chosen, state.passages, bridge or "")
     lines = [_cited(s, p.ref) for s, p in chosen]
     if calculation is not None:
         lines.append(_calculation_sentence(*calculation))
@@ -228,8 +230,14 @@ def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) ->
     if not own:
         return []
     rest = (stems(question) - stems(evidence[1])) or stems(question)
-    ranked = best_sentences(own, rest, question, kind, about=stems(bridge), loose=True)
-    best = next((c for c in ranked if c.holds), None)
+    # The bridge's own document first; other passages that name the bridge only when it holds nothing.
+    titled = [p for p in own if _is_about(fold(base_title(p.title)), key)]
+    best = None
+    for group in (titled, own) if titled else (own,):
+        ranked = best_sentences(group, rest, question, kind, about=stems(bridge), loose=True)
+        best = next((c for c in ranked if c.holds), None)
+        if best is not None:
+            break
     if best is None:
         return []
     return [(evidence[1], evidence[2]), (best.text, best.passage)]
