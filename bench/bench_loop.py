@@ -1,16 +1,17 @@
 """The loop's own overhead: time per turn with a model and an index that cost nothing.
 
 An instant scripted model asks for three searches in parallel each turn and reports on the tenth; the in-memory
-backend answers at once. What is left is the graph: compiling it, its nodes, the checkpointer, prompt token
-counts, the tool executor. Two ways of running it take turns question by question, side by side:
+backend answers at once. What is left is the graph: its nodes, the checkpointer, prompt token counts, the tool
+executor, and LangGraph's own scheduling. Two ways take turns question by question, side by side:
 
-- ``rebuilt``: the graph compiled for every run and every prompt re-encoded by tiktoken each turn (how
-  ``hopgraph.run`` worked before it kept its compiled graph and its token counts);
-- ``current``: ``hopgraph.run`` as it is.
+- ``current``: ``hopgraph.run`` as it is;
+- ``floor``: a bare LangGraph graph over hopgraph's state with as many steps a turn (three) whose nodes do
+  nothing but count turns and route: what LangGraph itself costs on this machine, which no node can save.
 
     python bench/bench_loop.py [--runs 60] [--turns 10] [--checkpointer none|memory|sqlite]
 
-Prints a table: median and p95 ms per turn and per run, and the ratio of the medians.
+Prints a table: median and p95 ms per turn and per run, CPU ms per turn, and current minus floor (hopgraph's
+own share of a turn).
 """
 
 from __future__ import annotations
@@ -28,9 +29,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-import hopgraph.tokens as tokens
 from hopgraph import Context, api
-from hopgraph.graph import build_graph
 from hopgraph.index.memory import MemoryBackend
 
 
@@ -81,22 +80,42 @@ def saver(kind: str) -> Iterator[Any]:
             yield lite
 
 
-def run_rebuilt(question: str, context: Context, checkpointer: Any, thread: str | None) -> dict[str, Any]:
-    # The former path: compile per run, and no memory of token counts.
-    graph = build_graph(checkpointer=checkpointer)
-    with uncached_token_counts():
-        state = graph.invoke(**api._run_args(question, thread, context, checkpointer))
-    return dict(state)
+def floor_graph(checkpointer: Any) -> Any:
+    """generate -> tools -> decide, looping until the turn count is reached; each node next to free."""
+    from langgraph.graph import END, START, StateGraph
+
+    from hopgraph.state import InputState, OutputState, State
+
+    def generate(state: State) -> dict[str, Any]:
+        return {"turns": state.get("turns", 0) + 1}
+
+    def tools(state: State) -> dict[str, Any]:
+        return {"round_searched": True}
+
+    def decide(state: State) -> dict[str, Any]:
+        return {"route": "next" if state.get("turns", 0) < FLOOR_TURNS[0] else "stop"}
+
+    def finalize(state: State) -> dict[str, Any]:
+        return {"exit_reason": "reported"}
+
+    builder = StateGraph(State, input_schema=InputState, output_schema=OutputState)
+    for name, node in (("generate", generate), ("tools", tools), ("decide", decide), ("finalize", finalize)):
+        builder.add_node(name, node)
+    builder.add_edge(START, "generate")
+    builder.add_edge("generate", "tools")
+    builder.add_edge("tools", "decide")
+    builder.add_conditional_edges("decide", lambda s: s.get("route") or "stop", {"next": "generate",
+                                                                                 "stop": "finalize"})
+    builder.add_edge("finalize", END)
+    return builder.compile(checkpointer=checkpointer)
 
 
-@contextlib.contextmanager
-def uncached_token_counts() -> Iterator[None]:
-    cached = tokens.count_text
-    tokens.count_text = tokens.encoded_length  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        tokens.count_text = cached  # type: ignore[assignment]
+FLOOR_TURNS = [10]
+
+
+def run_floor(graph: Any, question: str, thread: str | None) -> dict[str, Any]:
+    config: dict[str, Any] = {"configurable": {"thread_id": thread or "floor"}, "recursion_limit": 1000}
+    return dict(graph.invoke({"messages": [{"role": "user", "content": question}]}, config=config))
 
 
 def pct(values: list[float], p: float) -> float:
@@ -112,29 +131,29 @@ def main() -> int:
     args = ap.parse_args()
 
     context = Context(chat_model=InstantModel(turns=args.turns), backend=corpus(), max_turns=args.turns)
-    per_turn: dict[str, list[float]] = {"rebuilt": [], "current": []}
-    per_run: dict[str, list[float]] = {"rebuilt": [], "current": []}
+    FLOOR_TURNS[0] = args.turns
+    ways = ("current", "floor")
+    per_turn: dict[str, list[float]] = {way: [] for way in ways}
+    per_run: dict[str, list[float]] = {way: [] for way in ways}
     # CPU time of the whole process (all threads): on a busy machine it moves far less than wall time.
-    cpu_per_turn: dict[str, list[float]] = {"rebuilt": [], "current": []}
+    cpu_per_turn: dict[str, list[float]] = {way: [] for way in ways}
     with saver(args.checkpointer) as checkpointer:
-        # Warm both paths once (imports, tiktoken's tables, the executor's threads).
-        for way in ("rebuilt", "current"):
-            thread = f"warm-{way}" if checkpointer is not None else None
-            if way == "rebuilt":
-                run_rebuilt("warm up", context, checkpointer, thread)
-            else:
-                api.run("warm up", context=context, checkpointer=checkpointer, thread_id=thread)
+        floor = floor_graph(checkpointer)
+
+        def one(way: str, question: str, thread: str | None) -> dict[str, Any]:
+            if way == "floor":
+                return run_floor(floor, question, thread)
+            return api.run(question, context=context, checkpointer=checkpointer, thread_id=thread)
+
+        # Warm both once (imports, tiktoken's tables, the executor's threads).
+        for way in ways:
+            one(way, "warm up", f"warm-{way}" if checkpointer is not None else None)
         for i in range(args.runs):
             # Alternate which goes first, so drift on a noisy machine falls on both alike.
-            order = ("rebuilt", "current") if i % 2 == 0 else ("current", "rebuilt")
-            for way in order:
-                question = f"Which supplier delivered steel late? ({way} {i})"
+            for way in ways if i % 2 == 0 else tuple(reversed(ways)):
                 thread = f"{way}-{i}" if checkpointer is not None else None
                 started, cpu_started = time.perf_counter(), time.process_time()
-                if way == "rebuilt":
-                    result = run_rebuilt(question, context, checkpointer, thread)
-                else:
-                    result = api.run(question, context=context, checkpointer=checkpointer, thread_id=thread)
+                result = one(way, f"Which supplier delivered steel late? ({way} {i})", thread)
                 elapsed = (time.perf_counter() - started) * 1000
                 cpu = (time.process_time() - cpu_started) * 1000
                 assert result["turns"] == args.turns and result["exit_reason"] == "reported", result
@@ -146,12 +165,12 @@ def main() -> int:
           f"checkpointer {args.checkpointer}")
     print("| way | ms/turn p50 | ms/turn p95 | CPU ms/turn p50 | ms/run p50 |")
     print("|---|---:|---:|---:|---:|")
-    for way in ("rebuilt", "current"):
+    for way in ways:
         print(f"| {way} | {statistics.median(per_turn[way]):.2f} | {pct(per_turn[way], 95):.2f} | "
               f"{statistics.median(cpu_per_turn[way]):.2f} | {statistics.median(per_run[way]):.1f} |")
     for name, values in (("wall", per_turn), ("CPU", cpu_per_turn)):
-        ratio = statistics.median(values["current"]) / statistics.median(values["rebuilt"])
-        print(f"current / rebuilt, median {name} ms per turn: {ratio:.2f}")
+        own = statistics.median(values["current"]) - statistics.median(values["floor"])
+        print(f"current minus floor, median {name} ms per turn: {own:.2f}")
     return 0
 
 

@@ -310,8 +310,7 @@ def test_stream_yields_per_node_updates(backend: MemoryBackend) -> None:
     model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme"})),
                                        calls(call("report_helpful_ids", {"ids": ["d1"]}))])
     nodes = [next(iter(update)) for update in stream("Acme?", context=ctx(backend, model))]
-    assert nodes == ["prepare", "generate", "tools", "decide", "budget_notice", "generate", "tools", "decide",
-                     "finalize"]
+    assert nodes == ["prepare", "generate", "tools", "decide", "generate", "tools", "decide", "finalize"]
 
 
 async def test_async_run_on_a_thread(backend: MemoryBackend, tmp_path: object) -> None:
@@ -366,3 +365,23 @@ def test_a_missing_index_ends_the_run_and_is_not_created(tmp_path: Path) -> None
     assert result["error"].startswith(f"no index at {tmp_path / 'none'}; fill it with: hopgraph ingest")
     assert not (tmp_path / "none").exists()
     assert len(model.prompts) == 1
+
+
+def test_budget_notice_lands_on_the_last_tool_message_of_each_round_that_goes_on(backend: MemoryBackend) -> None:
+    model = ScriptedChatModel(replies=[
+        calls(call("search", {"query": "renewal clause"}), call("search", {"query": "copper"})),
+        calls(call("text_search", {"query": "deadline"})),  # a document round one did not show
+        calls(call("report_helpful_ids", {"ids": ["d1"]})),
+    ])
+    state = build_graph(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "notice"}}
+    state.invoke({"messages": [{"role": "user", "content": "Steel?"}]}, config=config,
+                 context=ctx(backend, model, max_turns=5))
+    tool_msgs = [m for m in state.get_state(config).values["messages"] if isinstance(m, ToolMessage)]
+    notices = [str(m.content).endswith("turns left.") for m in tool_msgs]
+    # Round one: two tool messages, the notice on the second only; round two: one; the report round ends the run.
+    assert notices == [False, True, True, False]
+    assert str(tool_msgs[1].content).endswith("You have 4 out of 5 turns left.")
+    assert str(tool_msgs[2].content).endswith("You have 3 out of 5 turns left.")
+    # The model saw each notice before its next call.
+    assert str(tool_messages(model, 1)[-1].content).endswith("You have 4 out of 5 turns left.")

@@ -7,7 +7,6 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 
 from hopgraph.config import Context
-from hopgraph.nodes.budget_notice import budget_notice
 from hopgraph.nodes.decide import FINALIZE, NEXT_ROUND, RETRY, decide, route_after_decide
 from hopgraph.nodes.finalize import finalize
 from hopgraph.nodes.generate import generate
@@ -29,15 +28,13 @@ def build_graph(checkpointer: Any = None, *, served: bool = False) -> Any:
     add("generate", generate)
     add("tools", tools_node)
     add("decide", decide)
-    add("budget_notice", budget_notice)
     add("finalize", finalize)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "generate")
     builder.add_edge("generate", "tools")
     builder.add_edge("tools", "decide")
     builder.add_conditional_edges(
-        "decide", route_after_decide, {FINALIZE: "finalize", NEXT_ROUND: "budget_notice", RETRY: "generate"}
+        "decide", route_after_decide, {FINALIZE: "finalize", NEXT_ROUND: "generate", RETRY: "generate"}
     )
-    builder.add_edge("budget_notice", "generate")
     builder.add_edge("finalize", END)
     return builder.compile(checkpointer=checkpointer, name="hopgraph")

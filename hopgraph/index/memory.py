@@ -23,6 +23,8 @@ def _terms(text: str) -> list[str]:
 class MemoryBackend(SearchBackend):
     def __init__(self) -> None:
         self._chunks: dict[str, Chunk] = {}
+        # Each chunk's distinct terms, sorted, made once at upsert instead of on every query.
+        self._terms: dict[str, tuple[str, ...]] = {}
         self._lock = threading.Lock()
         # Tests install hooks here to inject latency or failures per query.
         self.before_query: Callable[[str, str], None] | None = None
@@ -37,18 +39,20 @@ class MemoryBackend(SearchBackend):
             self.before_query(kind, query)
         q_terms = set(_terms(query))
         with self._lock:
-            chunks = [c for c in self._chunks.values() if self._visible(c, scope)]
+            chunks = [(c, self._terms[c.chunk_id]) for c in self._chunks.values() if self._visible(c, scope)]
         n_docs = max(len(chunks), 1)
         df: dict[str, int] = {}
-        for c in chunks:
-            for t in set(_terms(c.title + " " + c.text)):
-                if t in q_terms:
+        matched: list[tuple[Chunk, list[str]]] = []
+        for c, words in chunks:
+            shared = [t for t in words if t in q_terms]
+            if shared:
+                matched.append((c, shared))
+                for t in shared:
                     df[t] = df.get(t, 0) + 1
         hits = []
-        for c in chunks:
-            words = _terms(c.title + " " + c.text)
+        for c, shared in matched:
             # fsum over sorted terms: the same score in every process, whatever the hash seed.
-            score = math.fsum(math.log(1 + n_docs / df[t]) for t in sorted(set(words)) if t in q_terms)
+            score = math.fsum(math.log(1 + n_docs / df[t]) for t in shared)
             if score > 0:
                 hits.append(Hit(chunk=c, score=score))
         hits.sort(key=lambda h: (-h.score, h.chunk.chunk_id))
@@ -79,6 +83,7 @@ class MemoryBackend(SearchBackend):
         with self._lock:
             for c in chunks:
                 self._chunks[c.chunk_id] = c
+                self._terms[c.chunk_id] = tuple(sorted(set(_terms(c.title + " " + c.text))))
 
     def delete_document(self, doc_id: str, container: str | None = None) -> int:
         with self._lock:
@@ -88,6 +93,7 @@ class MemoryBackend(SearchBackend):
             ]
             for k in doomed:
                 del self._chunks[k]
+                del self._terms[k]
         return len(doomed)
 
     def document_hash(self, doc_id: str, container: str) -> str | None:
