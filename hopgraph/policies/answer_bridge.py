@@ -20,12 +20,14 @@ from hopgraph.policies.answer_evidence import (
     name_like,
     passage_sentences,
     split_question,
+    stem,
     stems,
 )
 from hopgraph.policies.text import base_title, fold
 
 UNRELATED = 1.5
 ADJACENT = 2.0
+SLOT = 1.5
 MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})
 
 
@@ -99,6 +101,7 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     # of a name the question gives ("Dick" of Dick Humbert) does not make "Dick Crum" the bridge.
     plain = stems(" ".join(w for w in first_part.split() if not w[:1].isupper())) & want
     unrelated = _unrelated_documents(state, round_no)
+    slots = _slots(first_part)
     found: list[tuple[float, int, str, str, Passage]] = []
     for p in state.passages:
         if p.round != round_no or p.rank > 4:
@@ -129,6 +132,8 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
                     score -= 1.5  # a capitalized first word is not evidence of a name
                 if pos == 0 and anchor > 0:
                     score -= 1.5  # the named document's own subject under another name ("Andrew Alan")
+                if slots and _fills_slot(before, slots):
+                    score += SLOT  # "published by Two Dollar Radio" for "published by a publishing house"
                 if _DEFINED_TERM.search(before):
                     score -= 1.5  # "this Agreement": a defined term of the document, not a name
                 if focus and (stems(span) & focus or stems(" ".join(before.split()[-3:])) & focus):
@@ -139,6 +144,24 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     # Ties keep the order met (the first, as before).
     found.sort(key=lambda f: (-f[0], f[1]))
     return [(f[0], f[2], f[3], f[4]) for f in found]
+
+
+# "published by an independent ... house", "played for an NFL team": a verb and a preposition the
+# question follows with a description instead of a name.
+_SLOT = re.compile(r"\b([a-z]{3,})\s+(by|for|in|of|from|with|to|at|on|into)\s+"
+                   r"(?:one\s+of\s+)?(?:a|an|the|his|her|their)\s")
+_ARTICLE_END = re.compile(r"\s+(?:a|an|the|his|her|their)\s*[\"“]?\s*$", re.IGNORECASE)
+
+
+def _slots(part: str) -> set[tuple[str, str]]:
+    """(verb stem, preposition) pairs the question follows with a description."""
+    return {(stem(m.group(1)), m.group(2)) for m in _SLOT.finditer(part)}
+
+
+def _fills_slot(before: str, slots: set[tuple[str, str]]) -> bool:
+    """The words right before a name are one of the question's described slots ("played for the ")."""
+    words = _ARTICLE_END.sub(" ", before).split()
+    return len(words) >= 2 and (stem(words[-2]), fold(words[-1])) in slots
 
 
 def _unrelated_documents(state: AnswerState, round_no: int) -> set[str]:

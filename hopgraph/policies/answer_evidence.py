@@ -276,18 +276,37 @@ def _clean_span(span: str) -> str:
     return " ".join(words)
 
 
+# A capitalized number word inside a sentence starts the name after it ("Two Dollar Radio", "Three Dog Night").
+_NAME_NUMBER = re.compile(r"\b(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Twelve)\s+$")
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def _listed(span: str, start: int, after: str) -> list[tuple[str, int]]:
+    """The names of a list ("Thomas Pitera, Richard Kuklinski, Anthony Casso, and Richard Ramirez"), each
+    with its offset. Without an "and" after it, commas join a place to its region ("Honolulu, Hawaii,
+    United States"): the span stays whole."""
+    if "," not in span or not re.match(r",?\s+(?:and|or)\s", after):
+        return [(span, start)]
+    return [(m.group().strip(), start + m.start() + len(m.group()) - len(m.group().lstrip()))
+            for m in re.finditer(r"[^,]+", span)]
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def entities(sentence: str, question: str) -> tuple[tuple[str, int], ...]:
     """Names and codes in the sentence that the question does not mention, with their offsets."""
     q = fold(question)
     found: list[tuple[str, int]] = []
-    for raw, pos in entity_spans(sentence):
-        span = _clean_span(raw)
-        if len(span) < 3 or fold(span) in q or fold(span) in STOPWORDS or not any(c.isalpha() for c in span):
-            continue
-        if all(fold(w) in q for w in span.split()):
-            continue
-        found.append((span, pos))
+    for whole, start in entity_spans(sentence):
+        number = _NAME_NUMBER.search(sentence[:start])
+        if number and number.start() > 0:
+            whole, start = sentence[number.start():start] + whole, number.start()  # "Two Dollar Radio"
+        for raw, pos in _listed(whole, start, sentence[start + len(whole):]):
+            span = _POSSESSIVE.sub("", _clean_span(raw))  # "Ezer Weizman's resignation": Ezer Weizman
+            if len(span) < 3 or fold(span) in q or fold(span) in STOPWORDS or not any(c.isalpha() for c in span):
+                continue
+            if all(fold(w) in q for w in span.split()):
+                continue
+            found.append((span, pos))
     for m in CODE.finditer(sentence):
         if fold(m.group()) not in q and all(m.group() != f for f, _ in found):
             found.append((m.group(), m.start()))
