@@ -50,6 +50,9 @@ _DESCRIBED = re.compile(r"\b((?:[a-z][\w\-]*\s+)?[a-z][\w\-]*)\s+(?:that|which|w
                         r"with|as)\b)")
 
 
+_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "had"})
+
+
 # "the painter of The Copper Lantern", "the author of ...": a role of something the question names.
 _ROLE_OF = re.compile(r"\b(?:[Tt]he|[Aa]n?|its|their)\s+([a-z][\w\-]*)\s+of\s+(?:the\s+)?(?:[a-z]+\s+){0,2}\s*"
                       r"[\"“]?[A-Z0-9]")
@@ -59,7 +62,8 @@ def bridge_kind(question: str) -> set[str]:
     """Stems of the nouns that describe what a one-part question passes through."""
     found: set[str] = set()
     for m in _DESCRIBED.finditer(fold(question)):
-        found |= stems(m.group(1))
+        if m.group(1).split()[-1] not in _AUXILIARIES:  # "the novel was published by": a clause, not a kind
+            found |= stems(m.group(1))
     for m in _ROLE_OF.finditer(question):
         found |= stems(m.group(1))
     return found

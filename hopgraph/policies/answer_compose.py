@@ -194,7 +194,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             take(second, 1, floor=max(1.0, (SECOND_OTHER if settled else SECOND_SAME) * ranked[0].score))
     if not chosen:
         return not_found(containers)
-    chosen = prune(question, kinds[0] if len(parts) == 1 else kinds[-1], chosen, state.passages, bridge or "")
+    chosen = prune(question, kinds, chosen, state.passages, bridge or "")
     lines = [_cited(s, p.ref) for s, p in chosen]
     if calculation is not None:
         lines.append(_calculation_sentence(*calculation))

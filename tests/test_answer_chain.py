@@ -1,0 +1,109 @@
+"""The answer policy's chain of evidence: names in sentences, bridge choice, and what an answer keeps."""
+
+from __future__ import annotations
+
+from hopgraph.policies.answer_bridge import bridge_candidates
+from hopgraph.policies.answer_evidence import AnswerState, Passage, entities
+from hopgraph.policies.answer_prune import prune, same_title_mismatches
+from hopgraph.policies.answer_types import DATE, PERSON
+
+
+def _passage(ref: str, title: str, text: str, rank: int = 1, round_no: int = 1) -> Passage:
+    return Passage(ref=ref, title=title, text=text, rank=rank, round=round_no, ranks={round_no: rank})
+
+
+def _names(sentence: str, question: str = "") -> list[str]:
+    return [span for span, _ in entities(sentence, question)]
+
+
+# --- names -------------------------------------------------------------------------------------------
+
+
+def test_a_list_of_names_gives_each_name() -> None:
+    names = _names("He was the biographer of Thomas Pitera, Richard Kuklinski, Anthony Casso, and Richard Ramirez.")
+    assert {"Thomas Pitera", "Richard Kuklinski", "Anthony Casso", "Richard Ramirez"} <= set(names)
+
+
+def test_a_place_with_its_region_stays_one_name() -> None:
+    names = _names("Kahuku is a place in the district of Oahu, County of Honolulu, Hawaii, United States.")
+    assert "United States" not in names
+    assert any(n.startswith("Oahu") for n in names)
+
+
+def test_a_possessive_ends_a_name() -> None:
+    assert "Ezer Weizman" in _names("Elections were held in the Knesset following Ezer Weizman's resignation.")
+
+
+def test_offsets_point_at_each_listed_name() -> None:
+    sentence = "Stars include Palash Sen, Ira Dubey, Kymsleen Kholie and Yashpal Sharma."
+    for span, pos in entities(sentence, ""):
+        assert sentence[pos:pos + len(span)] == span
+
+
+# --- bridges -----------------------------------------------------------------------------------------
+
+
+def test_a_name_filling_the_described_slot_is_the_bridge() -> None:
+    question = "Her first novel was published by an independent publishing house based where?"
+    state = AnswerState(question=question, passages=[_passage(
+        "S1", "Grace Krilanovich",
+        "Her first novel, \"The Orange Eats Creeps\" was published by Two Dollar Radio in September 2010.")])
+    assert "Dollar Radio" in bridge_candidates(state, question)[0][1]
+
+
+def test_a_kind_named_right_before_a_name_picks_it() -> None:
+    question = "Kate Ramsay is a fictional character from an Australian soap opera created by who?"
+    state = AnswerState(question=question, passages=[
+        _passage("S1", "Kate Ramsay", "Kate Ramsay is a fictional character from the Australian soap opera "
+                 "\"Neighbours\", played by Ashleigh Brewer."),
+        _passage("S2", "Ashleigh Brewer", "Ashleigh Brewer is an Australian actress.", rank=2),
+    ])
+    assert bridge_candidates(state, question)[0][1] == "Neighbours"
+
+
+def test_a_bridge_from_a_document_off_the_chain_loses() -> None:
+    question = "Drew Fuller starred in a series that originally broadcast on what station?"
+    state = AnswerState(question=question, passages=[
+        _passage("S1", "The Drew Pearson Show", "The Drew Pearson Show was an American television program "
+                 "originally broadcast on ABC and later on the DuMont Television Network."),
+        _passage("S2", "Drew Fuller", "He is best known for his portrayal of Chris Halliwell in the television "
+                 "series \"Charmed\".", rank=2),
+    ])
+    assert bridge_candidates(state, question)[0][1] == "Charmed"
+
+
+def test_a_word_of_a_given_name_does_not_make_another_name_the_bridge() -> None:
+    question = "From 1945-1949 Dick Humbert played for an NFL team based in what state?"
+    state = AnswerState(question=question, passages=[
+        _passage("S1", "Dick Humbert", "Dick Humbert was an American football end. He played for the "
+                 "Philadelphia Eagles (1941, 1945-1949)."),
+        _passage("S2", "1986 Tar Heels", "The Tar Heels were led by head coach Dick Crum and played their "
+                 "home games in 1945.", rank=2),
+    ])
+    assert bridge_candidates(state, question)[0][1] == "Philadelphia Eagles"
+
+
+# --- what an answer keeps ----------------------------------------------------------------------------
+
+
+def test_the_same_title_with_the_qualifier_the_question_speaks_of_stays() -> None:
+    titles = {"Scott Howell (footballer)", "Scott Howell (political consultant)", "Rudy Giuliani"}
+    question = "Scott Howell is a consultant who has worked with the mayor of what city?"
+    assert same_title_mismatches(question, titles) == {"Scott Howell (footballer)"}
+    assert same_title_mismatches("Who is Scott Howell?", titles) == set()
+
+
+def test_a_sentence_off_the_chain_goes_when_the_chain_holds_the_answer() -> None:
+    question = "How to Eat, released in which year, is a book by Nigella Lawson?"
+    off = _passage("S1", "Return of the Vampire", "It is released in 1992 by Roadrunner Records.")
+    on = _passage("S2", "How to Eat", "How to Eat is a 1998 book of English cuisine by Nigella Lawson.")
+    chosen = [(off.text, off), (on.text, on)]
+    assert prune(question, [DATE], chosen, [off, on]) == [(on.text, on)]
+
+
+def test_a_sentence_off_the_chain_stays_when_only_it_holds_the_answer() -> None:
+    question = "Who directed How to Eat?"
+    on = _passage("S1", "How to Eat", "How to Eat is a cookery book of some renown.")
+    off = _passage("S2", "Other", "The adaptation was directed by Maria Lopez.")
+    chosen = [(on.text, on), (off.text, off)]
+    assert prune(question, [PERSON], chosen, [on, off]) == chosen
