@@ -107,3 +107,21 @@ def test_a_sentence_off_the_chain_stays_when_only_it_holds_the_answer() -> None:
     off = _passage("S2", "Other", "The adaptation was directed by Maria Lopez.")
     chosen = [(on.text, on), (off.text, off)]
     assert prune(question, [PERSON], chosen, [on, off]) == chosen
+
+
+def test_the_regions_of_a_place_are_names_of_their_own() -> None:
+    from hopgraph.policies.answer_evidence import regions
+
+    sentence = "The Bubye River is a tributary of the Limpopo River in Gwanda District, Zimbabwe."
+    assert [span for span, _ in regions(sentence, "")] == ["Zimbabwe"]
+    assert regions("He wrote about Thomas Pitera, Richard Kuklinski, and Richard Ramirez.", "") == ()
+
+
+def test_a_place_the_question_describes_takes_a_one_word_place() -> None:
+    question = "The Consulate General, in the city Sarah Sorge was born, is located in what territory?"
+    state = AnswerState(question=question, passages=[
+        _passage("S1", "Sarah Sorge", "Sarah Sorge (born 26 August 1969 in Frankfurt) is a German politician."),
+        _passage("S2", "John Temple (diplomat)", "John Temple was the first British consul-general to the "
+                 "United States, born in Boston.", rank=2),
+    ])
+    assert bridge_candidates(state, question)[0][1] == "Frankfurt"

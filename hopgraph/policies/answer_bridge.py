@@ -19,6 +19,7 @@ from hopgraph.policies.answer_evidence import (
     entities,
     name_like,
     passage_sentences,
+    regions,
     split_question,
     stem,
     stems,
@@ -28,6 +29,7 @@ from hopgraph.policies.text import base_title, fold
 UNRELATED = 1.5
 ADJACENT = 2.0
 SLOT = 1.5
+PLACE = 1.5
 MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})
 
 
@@ -50,6 +52,11 @@ _DESCRIBED = re.compile(r"\b((?:[a-z][\w\-]*\s+)?[a-z][\w\-]*)\s+(?:that|which|w
                         r"with|as)\b)")
 
 
+_PLACE_KINDS = frozenset(stems("city country state town county region province village island district capital"))
+_PLACE_BEFORE = re.compile(r"\b(?:in|at|from|near)\s+(?:the\s+)?$", re.IGNORECASE)
+# "in the city Sarah Sorge was born": a place the question describes by a name's story.
+_PLACE_OF_NAME = re.compile(r"\b[Tt]he\s+(city|country|state|town|county|region|province|village|island)\s+"
+                            r"(?:that\s+|where\s+|in\s+which\s+)?[A-Z]")
 _AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "being", "has", "have", "had"})
 
 
@@ -60,11 +67,20 @@ _ROLE_OF = re.compile(r"\b(?:[Tt]he|[Aa]n?|its|their)\s+([a-z][\w\-]*)\s+of\s+(?
 
 def bridge_kind(question: str) -> set[str]:
     """Stems of the nouns that describe what a one-part question passes through."""
+    found = described_kinds(question)
+    for m in _ROLE_OF.finditer(question):
+        found |= stems(m.group(1))
+    return found
+
+
+def described_kinds(question: str) -> set[str]:
+    """Stems of the nouns a relative clause describes ("the city where ...", "a network founded by ..."),
+    not a role of something named ("the island of Oahu" names its island)."""
     found: set[str] = set()
     for m in _DESCRIBED.finditer(fold(question)):
         if m.group(1).split()[-1] not in _AUXILIARIES:  # "the novel was published by": a clause, not a kind
             found |= stems(m.group(1))
-    for m in _ROLE_OF.finditer(question):
+    for m in _PLACE_OF_NAME.finditer(question):
         found |= stems(m.group(1))
     return found
 
@@ -106,6 +122,7 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     plain = stems(" ".join(w for w in first_part.split() if not w[:1].isupper())) & want
     unrelated = _unrelated_documents(state, round_no)
     slots = _slots(first_part)
+    place = bool(described_kinds(first_part) & _PLACE_KINDS)  # the bridge is a place ("the city where ...")
     found: list[tuple[float, int, str, str, Passage]] = []
     for p in state.passages:
         if p.round != round_no or p.rank > 4:
@@ -119,7 +136,8 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
             relevance = len(got & want)
             if relevance == 0:
                 continue
-            for span, pos in entities(sentence, state.question):
+            names = entities(sentence, state.question) + (regions(sentence, state.question) if place else ())
+            for span, pos in names:
                 score = float(relevance) - 0.05 * p.rank + anchor
                 before = sentence[max(0, pos - 40):pos]
                 linked = titles.get(fold(span))
@@ -136,6 +154,8 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
                     score -= 1.5  # a capitalized first word is not evidence of a name
                 if pos == 0 and anchor > 0:
                     score -= 1.5  # the named document's own subject under another name ("Andrew Alan")
+                if place and (_PLACE_BEFORE.search(before) or before.endswith(", ")):
+                    score += PLACE  # "the city where she was born": "born 1969 in Frankfurt", one word or more
                 if slots and _fills_slot(before, slots):
                     score += SLOT  # "published by Two Dollar Radio" for "published by a publishing house"
                 if _DEFINED_TERM.search(before):

@@ -285,10 +285,11 @@ def _listed(span: str, start: int, after: str) -> list[tuple[str, int]]:
     """The names of a list ("Thomas Pitera, Richard Kuklinski, Anthony Casso, and Richard Ramirez"), each
     with its offset. Without an "and" after it, commas join a place to its region ("Honolulu, Hawaii,
     United States"): the span stays whole."""
-    if "," not in span or not re.match(r",?\s+(?:and|or)\s", after):
-        return [(span, start)]
-    return [(m.group().strip(), start + m.start() + len(m.group()) - len(m.group().lstrip()))
-            for m in re.finditer(r"[^,]+", span)]
+    pieces = [(m.group().strip(), start + m.start() + len(m.group()) - len(m.group().lstrip()))
+              for m in re.finditer(r"[^,]+", span)]
+    if len(pieces) < 2 or re.match(r",?\s+(?:and|or)\s", after):
+        return pieces
+    return [(span, start)]
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -310,6 +311,22 @@ def entities(sentence: str, question: str) -> tuple[tuple[str, int], ...]:
     for m in CODE.finditer(sentence):
         if fold(m.group()) not in q and all(m.group() != f for f, _ in found):
             found.append((m.group(), m.start()))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def regions(sentence: str, question: str) -> tuple[tuple[str, int], ...]:
+    """The larger places a place lies in, each on its own: "Zimbabwe" of "Gwanda District, Zimbabwe"
+    (not the names of a list, nor names the question gives)."""
+    q = fold(question)
+    found: list[tuple[str, int]] = []
+    for whole, start in entity_spans(sentence):
+        if "," not in whole or re.match(r",?\s+(?:and|or)\s", sentence[start + len(whole):]):
+            continue
+        for m in list(re.finditer(r"[^,]+", whole))[1:]:
+            span = m.group().strip()
+            if len(span) > 2 and fold(span) not in q:
+                found.append((span, start + m.start() + len(m.group()) - len(m.group().lstrip())))
     return tuple(found)
 
 
