@@ -17,7 +17,7 @@ from hopgraph.policies.transcript import Transcript, read_transcript
 class BuiltinPolicy(ScriptedPolicy):
     """Drives the graph with search, text_search and report_helpful_ids, following bridges between hops.
 
-    Keyword knobs (see :class:`~hopgraph.policies.hops.Knobs`) tune the strategy; ``max_turns``,
+    Keyword knobs (see :class:`~hopgraph.policies.ids_state.Knobs`) tune the strategy; ``max_turns``,
     ``token_budget`` and ``max_reported`` are the run's turn cap, prompt token budget and the most ids
     to report (from the Context).
     """

@@ -2,16 +2,19 @@
 
 Round 1 searches the question two ways (hybrid and BM25). When that is decisive, the policy
 reports (see :mod:`hopgraph.policies.support`, which also decides what the report lists).
-Otherwise later rounds follow bridges: names found in the best documents of the previous hop
-(people, places, works; in entity-centric corpora these are often titles of other documents)
-become the subject of the next query, together with the part of the question the chain has not
+Otherwise later rounds follow bridges: names found in the best documents of the previous hop,
+the documents the question names first (people, places, works; in entity-centric corpora these
+are often titles of other documents; a compound name such as "X in Y, Z" also links by its
+parts) become the subject of the next query, together with the part of the question the chain has not
 resolved yet, all in parallel; the first of these rounds also looks a page deeper on the
 question itself. Up to ``max_hops`` such rounds, fewer when a round finds almost nothing new.
 A single-hop question gets no bridges: an undecided first round only looks deeper.
 
 The final list ranks chains rather than single hits:
 - first-hop documents by their position in the hybrid list (BM25 orders the rest);
-- a document whose title the question names is an anchor, ranked near the top;
+- a document whose title the question names is an anchor, ranked near the top; once bridges
+  were followed, the other first-hop documents of such a question count half (they matched its
+  words but no name ties them to where the chain starts);
 - a document reached from a parent (found by a bridge from it, or named by title in its
   text) scores from its parent's score, how strongly it is linked (its title is the bridge
   name > it mentions the bridge > neither) and its rank for the bridge query; that score
@@ -26,11 +29,11 @@ no state between calls and is deterministic: ties break by id.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from hopgraph.policies import support
-from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, sentences, terms
+from hopgraph.policies.ids_state import Edge, Knobs, Planned, State
+from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, name_parts, sentences, terms
 from hopgraph.policies.text import find_phrase as _find
 from hopgraph.policies.text import name_head as _head
 from hopgraph.policies.text import norm as _norm
@@ -41,83 +44,6 @@ RRF_K = 60
 CHARS_PER_TOKEN = 4.5
 DOC_OVERHEAD_TOKENS = 15
 PROMPT_OVERHEAD_TOKENS = 500
-
-
-@dataclass(frozen=True)
-class Knobs:
-    first_limit: int = 10
-    hop_limit: int = 5
-    parents: int = 3
-    later_parents: int = 2
-    entities_per_parent: int = 3
-    max_hops: int = 3
-    min_new: int = 2
-    widen_limit: int = 15
-    text_weight: float = 1.0
-    noisy_or: bool = True
-    hybrid_first: str = "always"
-    question_title: float = 0.95
-    later_min_link: float = 0.75
-    title_link_rank: int = 1
-    child_weight: float = 0.9
-    rank_decay: float = 0.35
-    first_decay: float = 0.35
-    strong_link: float = 1.0
-    weak_link: float = 0.75
-    no_link: float = 0.35
-    max_turns: int = 10
-    short_text: int = 120
-    token_budget: int = 48_000
-    budget_share: float = 0.8
-    max_reported: int = 10
-    title_head: bool = False
-    resolve_text: bool = True
-    hops_by_question: bool = True
-    chain_top: int = 3
-    report_min: int = 2
-    report_ratio: float = 0.8
-    report_floor: float = 0.5
-    decisive_cover: float = 0.4
-    decisive_rank: int = 2
-
-
-@dataclass(frozen=True)
-class Planned:
-    name: str
-    args: dict[str, Any]
-    hop: int
-    parent: str | None = None
-    entity: str | None = None
-    widen: bool = False
-
-
-@dataclass
-class Edge:
-    parent: str
-    entity: str
-    rank: int
-    link: float
-
-
-@dataclass
-class State:
-    question: str
-    qterms: set[str]
-    titles: dict[str, str] = field(default_factory=dict)
-    texts: dict[str, str] = field(default_factory=dict)
-    depth: dict[str, int] = field(default_factory=dict)
-    first: dict[str, float] = field(default_factory=dict)
-    edges: dict[str, list[Edge]] = field(default_factory=dict)
-    expanded: set[str] = field(default_factory=set)
-    queries: set[str] = field(default_factory=set)
-    entities: set[str] = field(default_factory=set)
-    read: set[str] = field(default_factory=set)
-    hybrid_rank: dict[str, int] = field(default_factory=dict)
-    text_rank: dict[str, int] = field(default_factory=dict)
-    shown_chars: int = 0
-    shown_docs: int = 0
-    hops_done: int = 0
-    last_new: int = 0
 
 
 class HopPlanner:
@@ -189,12 +115,17 @@ class HopPlanner:
         parent_text = _norm(state.texts.get(meta.parent, ""))
         parent_title = _norm(base_title(state.titles.get(meta.parent, "")))
         text = _norm(doc.text)
+        # A compound name ("Limpopo River in Gwanda District, Zimbabwe") lists several names: any of them links.
+        parts = [_norm(p) for p in name_parts(meta.entity)[1:]] if self.k.entity_parts else []
         # A title is often "Name, Region" and a name "Name in Region": their heads name the same thing.
-        if title and (title == entity or core == head or (len(core) > 3 and _find(parent_text, core) >= 0)) or (
+        if title and (title == entity or core == head or title in parts
+                      or (len(core) > 3 and _find(parent_text, core) >= 0)) or (
             len(parent_title) > 3 and parent_title in text
         ):
             link = self.k.strong_link
-        elif entity in text or entity in title or (len(head) > 3 and _find(text, head) >= 0):
+        elif entity in text or entity in title or (len(head) > 3 and _find(text, head) >= 0) or any(
+            len(p) > 3 and (_find(text, p) >= 0 or _find(title, p) >= 0) for p in parts
+        ):
             link = self.k.weak_link
         else:
             link = self.k.no_link
@@ -224,7 +155,9 @@ class HopPlanner:
             # Past the first hop, follow only documents that a link explains, not every stray result.
             pool = [d for d in pool if max((e.link for e in state.edges.get(d, [])), default=0.0)
                     >= self.k.later_min_link]
-        pool.sort(key=lambda d: (-scores.get(d, 0.0), d))
+        anchors = set(self.anchors(state)) if hop == 1 else set()
+        # The documents the question names start its chain: follow them first, and further.
+        pool.sort(key=lambda d: (d not in anchors, -scores.get(d, 0.0), d))
         # A single-hop question has no bridge to follow: a round on it only looks deeper.
         parents = [] if single else pool[: self.k.parents if hop == 1 else self.k.later_parents]
         reads: list[Planned] = []
@@ -348,6 +281,11 @@ class HopPlanner:
             pos = {d: i for i, d in enumerate(order)}
             order.sort(key=lambda d: (state.hybrid_rank.get(d, 1 << 30), pos[d]))
         scores = {d: 1.0 / (1.0 + self.k.first_decay * i) for i, d in enumerate(order)}
+        if anchors and state.hops_done > 1:
+            # The question names where its chain starts: once bridges were followed from there, the other
+            # first-round hits only matched its words, and count less than the documents the chain reaches.
+            for d in scores:
+                scores[d] *= self.k.anchor_side
         for d in anchors:
             scores[d] = max(scores.get(d, 0.0), self.k.question_title)
         edges: dict[str, list[Edge]] = {d: list(es) for d, es in state.edges.items()}

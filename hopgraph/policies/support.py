@@ -4,8 +4,11 @@
   reports without another round.
 - A question composes hops when it describes a subject through another ("the city where...", "the author
   of...", "X's country"); one that does not, and names no document's title, is single-hop.
-- The report lists the documents the evidence supports: along a chain, until the score drops; without a chain
-  (no names linking the best documents), the ranking as it is, since single hits carry no score gap to cut at.
+- The report lists the documents the evidence supports: along a chain, until the score drops, but never fewer
+  than the chain the question describes needs (one document per subject, and one more) and never dropping a
+  document among the best ``chain_keep`` that the question names or a listed document links to by name;
+  without a chain (no names linking the best documents), the ranking as it is, since single hits carry no
+  score gap to cut at.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from typing import TYPE_CHECKING
 from hopgraph.policies.text import base_title, find_phrase, norm, terms
 
 if TYPE_CHECKING:
-    from hopgraph.policies.hops import HopPlanner, State
+    from hopgraph.policies.hops import HopPlanner
+    from hopgraph.policies.ids_state import Edge, State
 
 # Words that describe one subject through another: relative clauses, "of the", possessives.
 BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:the|a|an|this|that)\b|['’]s\b",
@@ -36,8 +40,10 @@ def single_hop(planner: HopPlanner, state: State) -> bool:
 def report(planner: HopPlanner, state: State) -> list[str]:
     """The documents the evidence supports, best first: the list stops where support drops.
 
-    At least ``report_min`` (a chain has two ends); after that a document is listed while its score keeps
-    ``report_ratio`` of the one before and ``report_floor`` of the best. At most ``max_reported``.
+    At least ``report_min`` (a chain has two ends), and one document per subject the question composes plus
+    ``report_slack``; after that a document is listed while its score keeps ``report_ratio`` of the one before
+    and ``report_floor`` of the best, and a later one among the best ``chain_keep`` when the question names it or
+    a listed document links to it by name. At most ``max_reported``.
     """
     k = planner.k
     scores = planner.scores(state)
@@ -45,22 +51,38 @@ def report(planner: HopPlanner, state: State) -> list[str]:
     if not ranked or single_hop(planner, state) or not chained(planner, state, ranked[: k.chain_top]):
         return ranked
     best = scores[ranked[0]]
-    n = min(k.report_min, len(ranked))
+    # A question that describes n subjects through others needs a chain of n + 1 documents; the slack allows
+    # for one of them ranked just below a side hit.
+    n = min(max(k.report_min, composed(state.question) + 1 + k.report_slack), len(ranked))
     while n < len(ranked):
         s = scores[ranked[n]]
         if s < k.report_ratio * scores[ranked[n - 1]] or s < k.report_floor * best:
             break
         n += 1
-    return ranked[:n]
+    kept = ranked[:n]
+    if k.chain_keep > n:
+        # A score drop does not cut the chain: a document named by the question or linked by name to a
+        # listed one stays, up to the chain_keep best.
+        links = _links(planner, state)
+        anchors = set(planner.anchors(state))
+        for d in ranked[n:k.chain_keep]:
+            if d in anchors or any(e.parent in kept and e.link >= k.weak_link for e in links.get(d, [])):
+                kept.append(d)
+    return kept
+
+
+def _links(planner: HopPlanner, state: State) -> dict[str, list[Edge]]:
+    linked = {d: list(es) for d, es in state.edges.items()}
+    for d, es in planner.title_edges(state).items():
+        linked.setdefault(d, []).extend(es)
+    return linked
 
 
 def chained(planner: HopPlanner, state: State, top: list[str]) -> bool:
     """Do the best documents form a chain: one the question names, or one linked by name to another?"""
     if set(planner.anchors(state)) & set(top):
         return True
-    linked = {d: list(es) for d, es in state.edges.items()}
-    for d, es in planner.title_edges(state).items():
-        linked.setdefault(d, []).extend(es)
+    linked = _links(planner, state)
     return any(e.parent in top and e.link >= planner.k.strong_link for d in top for e in linked.get(d, []))
 
 

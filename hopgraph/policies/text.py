@@ -154,3 +154,19 @@ def name_head(name: str) -> str:
     for joiner in (" in ", " at ", " on "):
         name = name.split(joiner, 1)[0]
     return name.strip()
+
+
+_PART_SPLIT = re.compile(r",\s+|\s+(?:in|and|at)\s+|\s*&\s*")
+
+
+def name_parts(name: str) -> list[str]:
+    """The names a compound name lists, after the whole: "Limpopo River in Gwanda District, Zimbabwe" -> the
+    whole, "Limpopo River", "Gwanda District", "Zimbabwe". "of" joins one name ("University of Vienna"), so
+    it does not split; parts that start lowercase, are shorter than three letters or are generic labels
+    ("American") are dropped."""
+    parts = [p.strip(" .") for p in _PART_SPLIT.split(name)]
+    found = [name]
+    for p in parts:
+        if len(p) > 2 and p[:1].isupper() and p not in found and fold(p) not in GENERIC_NAMES:
+            found.append(p)
+    return found
