@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from hopgraph.policies.answer_evidence import Passage, passage_sentences, stems, weights
-from hopgraph.policies.answer_types import AMOUNT, DATE, THING, YESNO, holds_kind, restates
+from hopgraph.policies.answer_types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
 from hopgraph.policies.text import base_title, fold
 
 # A sentence that refers back to the one before it.
@@ -28,6 +28,7 @@ INHERITED = 0.6
 FIGURE_BONUS = 1.0
 _FIGURE = re.compile(r"(?<![\w.])(?=[\w.\-]*\d)[\w]+(?:[.\-][\w]+)+(?![\w])|\b\d{3,}\b")
 LINKED = 1.0
+DEFINES = 0.75
 UNLINKED = 1.5
 
 
@@ -63,6 +64,33 @@ def doc_links(question: str, passages: list[Passage], bridge: str = "") -> dict[
     return links
 
 
+# "Which Danish heavy metal band ...", "starred which television and movie actor": the words after the
+# question word describe the answer itself.
+_WH_PHRASE = re.compile(r"\b(?:which|what|whose)\s+(?:(?:is|was|are|were)\s+)?(?:(?:the|an?)\s+)?"
+                        r"((?:[\w\-]+\s+){0,4}[\w\-]+)", re.IGNORECASE)
+
+
+def described_answer(question: str) -> set[str]:
+    """Stems of the words right after the question word, when at least two say what the answer is."""
+    m = _WH_PHRASE.search(question)
+    found = stems(m.group(1)) if m else set()
+    return found if len(found) >= 2 else set()
+
+
+def _defines_unnamed(p: Passage, question: str, described: set[str]) -> int:
+    """How many of the question's own words for the answer the passage's opening uses when it defines
+    something the question does not name ("Mercyful Fate is a Danish heavy metal band" for "which Danish
+    heavy metal band"); 0 below two."""
+    if not described:
+        return 0
+    title = fold(base_title(p.title))
+    sents = passage_sentences(p)
+    if len(title) < 3 or not sents or _has(fold(question), title) or title not in fold(sents[0])[:80]:
+        return 0
+    shared = len(stems(sents[0]) & described)
+    return shared if shared >= 2 else 0
+
+
 @dataclass(frozen=True)
 class Candidate:
     score: float
@@ -89,6 +117,7 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
     specific = kind not in (THING, YESNO)
     # Versions, years and codes the question gives ("4.3.0", "TS-40"): the stemmer drops their parts.
     figures = {f for f in _FIGURE.findall(fold(question))}
+    described = described_answer(question) if kind in (THING, PERSON) else set()
     scored: list[Candidate] = []
     order = 0
     for p in passages:
@@ -98,7 +127,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
         on_topic = bool(about and stems(p.title + " " + p.text) & about)
         title_match = math.fsum(weight.get(t, 1.0) for t in stems(p.title) & want)
         previous = ("", 0.0)
-        for s in passage_sentences(p):
+        opening = DEFINES * _defines_unnamed(p, question, described)
+        for i, s in enumerate(passage_sentences(p)):
             got = stems(s)
             # fsum: exact, so the score never depends on set iteration order (hash seed).
             own = math.fsum(weight.get(t, 1.0) for t in got & want)
@@ -124,6 +154,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
                 score += 0.25
             if on_topic:
                 score += 0.75
+            if i == 0:
+                score += opening
             if figures and any(f in fold(p.title + " " + s) for f in figures):
                 score += FIGURE_BONUS
             if links:
