@@ -125,3 +125,21 @@ def test_a_place_the_question_describes_takes_a_one_word_place() -> None:
                  "United States, born in Boston.", rank=2),
     ])
     assert bridge_candidates(state, question)[0][1] == "Frankfurt"
+
+
+def test_two_names_then_which_was_first_is_a_choice() -> None:
+    from hopgraph.policies.answer_choice import is_choice, options
+
+    question = "Little Caesars and Pizza Hut were founded in the 1950s. Which was the first to serve pizza?"
+    assert options(question) == ["Little Caesars", "Pizza Hut"]
+    assert is_choice(question)
+    assert not is_choice("Little Caesars and Pizza Hut sell pizza. Which sells more?")
+
+
+def test_a_question_opening_with_a_full_name_is_not_unanswerable_for_its_decade() -> None:
+    from hopgraph.policies.answer_compose import compose_answer
+
+    question = "Little Caesars was founded in the 1950s by whom?"
+    p = _passage("S1", "Little Caesars", "Little Caesars is a pizza chain founded by Mike Ilitch in 1959.")
+    answer = compose_answer(AnswerState(question=question, passages=[p]), None)
+    assert "Mike Ilitch" in answer and "[S1]" in answer

@@ -42,7 +42,7 @@ class Evidence:
 def options(question: str) -> list[str]:
     """The two names a question offers ("..., A or B?", "Are A and B ...?"), or []."""
     spans = [s.strip(" ,?") for s, pos in entity_spans(question) if pos > 0 or not _AUX.match(question)]
-    spans = [s for s in spans if fold(s) not in ("which", "who", "what", "between")]
+    spans = [s for s in spans if fold(s) not in ("which", "who", "what", "between") and not re.fullmatch(r"\d+s?", s)]
     joined = [part for s in spans for part in re.split(r"\s+(?:and|or|&)\s+", s) if part]
     if _OR.search(question) or re.search(r"\b(?:both|and)\b", question, re.IGNORECASE):
         names = [n for n in joined if fold(n) not in GENERIC_NAMES]
@@ -51,7 +51,11 @@ def options(question: str) -> list[str]:
 
 
 def is_choice(question: str) -> bool:
-    return bool(_OR.search(question)) and len(options(question)) == 2 and not _AUX.match(question.strip())
+    """"..., A or B?", or two names and then "which was the first ...?" (a comparison in time)."""
+    if _AUX.match(question.strip()) or len(options(question)) != 2:
+        return False
+    in_time = _EARLIER.search(question) or _LATER.search(question)
+    return bool(_OR.search(question) or (in_time and re.search(r"\bwhich\b", question, re.IGNORECASE)))
 
 
 def is_yes_no(question: str) -> bool:

@@ -27,6 +27,7 @@ from hopgraph.policies.answer_evidence import (
     CODE,
     AnswerState,
     Passage,
+    name_like,
     passage_sentences,
     split_question,
     stems,
@@ -56,7 +57,10 @@ def not_found(containers: Sequence[str] = ()) -> str:
 def _anchors(question: str) -> list[str]:
     """Names and codes the question gives (not its capitalized first word)."""
     found = [m.group() for m in CODE.finditer(question)]
-    found += [span for span, pos in entity_spans(question) if pos > 0 and len(span) > 2]
+    # A name the question opens with counts when it is a full name ("Little Caesars and Pizza Hut ..."); a
+    # year or decade ("the 1950s") is no name.
+    found += [span for span, pos in entity_spans(question)
+              if (pos > 0 or name_like(span)) and len(span) > 2 and not re.fullmatch(r"\d+s?", span)]
     return found
 
 
