@@ -143,3 +143,18 @@ def test_a_question_opening_with_a_full_name_is_not_unanswerable_for_its_decade(
     p = _passage("S1", "Little Caesars", "Little Caesars is a pizza chain founded by Mike Ilitch in 1959.")
     answer = compose_answer(AnswerState(question=question, passages=[p]), None)
     assert "Mike Ilitch" in answer and "[S1]" in answer
+
+
+def test_a_sentence_filling_the_slot_before_the_question_word_answers() -> None:
+    from hopgraph.policies.answer_select import answer_slots, fills_answer_slot
+
+    slots = answer_slots("Kate Ramsay is a character from a soap opera created by who?")
+    assert fills_answer_slot("It was created by TV executive Reg Watson.", slots)
+    assert not fills_answer_slot("It was created as part of a new generation of the family.", slots)
+
+
+def test_a_stop_after_an_abbreviation_does_not_end_the_sentence() -> None:
+    from hopgraph.policies.answer_evidence import prose_sentences
+
+    text = "The main campus is in Arden Hills, a suburb of St. Paul, and the seminary has a campus in San Diego."
+    assert prose_sentences(text) == [text]

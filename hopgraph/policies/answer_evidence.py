@@ -225,10 +225,26 @@ def prose_sentences(text: str) -> list[str]:
     flush()
     out = []
     for paragraph in paragraphs:
-        for sentence in sentences(paragraph):
+        for sentence in _rejoined(sentences(paragraph)):
             sentence = sentence.strip()
             if len(sentence) >= MIN_SENTENCE_CHARS:
                 out.append(sentence)
+    return out
+
+
+# "a suburb of St. Paul", "Mt. Hood", "Sammy Davis Jr. and": a stop that ends an abbreviation, not a sentence.
+_ABBREVIATION = re.compile(r"(?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Jr|Sr|Gen|Col|Lt|Sgt|Rev|Prof|Inc|Co|Ltd|No|vs|Jan|Feb|"
+                           r"Aug|Sept|Oct|Nov|Dec)|(?<![\w.])[A-Z])\.$")
+
+
+def _rejoined(parts: list[str]) -> list[str]:
+    """Sentences with the pieces a split after an abbreviation cut off put back together."""
+    out: list[str] = []
+    for part in parts:
+        if out and _ABBREVIATION.search(out[-1].rstrip()) and part.strip()[:1].isupper():
+            out[-1] = f"{out[-1].rstrip()} {part.strip()}"
+        else:
+            out.append(part)
     return out
 
 

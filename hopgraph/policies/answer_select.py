@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from hopgraph.policies.answer_evidence import Passage, passage_sentences, stems, weights
+from hopgraph.policies.answer_evidence import Passage, passage_sentences, stem, stems, weights
 from hopgraph.policies.answer_types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
 from hopgraph.policies.text import base_title, fold
 
@@ -29,6 +29,7 @@ FIGURE_BONUS = 1.0
 _FIGURE = re.compile(r"(?<![\w.])(?=[\w.\-]*\d)[\w]+(?:[.\-][\w]+)+(?![\w])|\b\d{3,}\b")
 LINKED = 1.0
 DEFINES = 0.75
+SLOT_FILLED = 1.0
 UNLINKED = 1.5
 
 
@@ -91,6 +92,35 @@ def _defines_unnamed(p: Passage, question: str, described: set[str]) -> int:
     return shared if shared >= 2 else 0
 
 
+# "created by who?", "written by whom?", "premiered on which date?": the verb and the preposition right
+# before the question word; a sentence that follows them with a name or a number says the answer.
+_ANSWER_SLOT = re.compile(r"\b([a-z]{3,})\s+(by|in|on|at|from|for|to|with)\s+(?:who|whom|what|which)\b",
+                          re.IGNORECASE)
+_WORD = re.compile(r"[\w\-']+")
+
+
+def answer_slots(question: str) -> set[tuple[str, str]]:
+    """(verb stem, preposition) the question puts right before its question word."""
+    return {(stem(m.group(1)), m.group(2).lower()) for m in _ANSWER_SLOT.finditer(question)}
+
+
+def fills_answer_slot(sentence: str, slots: set[tuple[str, str]]) -> bool:
+    """The sentence has a slot's verb, its preposition within a few words, and then a name or number."""
+    words = _WORD.findall(sentence)
+    for i, w in enumerate(words):
+        for verb, prep in slots:
+            if stem(w) != verb:
+                continue
+            for j in range(i + 1, min(i + 5, len(words) - 1)):
+                if words[j].lower() == prep:
+                    nxt = words[j + 1] if words[j + 1].lower() not in ("the", "a", "an") else (
+                        words[j + 2] if j + 2 < len(words) else "")
+                    if nxt[:1].isupper() or nxt[:1].isdigit():
+                        return True
+                    break
+    return False
+
+
 @dataclass(frozen=True)
 class Candidate:
     score: float
@@ -118,6 +148,7 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
     # Versions, years and codes the question gives ("4.3.0", "TS-40"): the stemmer drops their parts.
     figures = {f for f in _FIGURE.findall(fold(question))}
     described = described_answer(question) if kind in (THING, PERSON) else set()
+    slots = answer_slots(question)
     scored: list[Candidate] = []
     order = 0
     for p in passages:
@@ -156,6 +187,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
                 score += 0.75
             if i == 0:
                 score += opening
+            if slots and fills_answer_slot(s, slots):
+                score += SLOT_FILLED
             if figures and any(f in fold(p.title + " " + s) for f in figures):
                 score += FIGURE_BONUS
             if links:
