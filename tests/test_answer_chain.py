@@ -158,3 +158,9 @@ def test_a_stop_after_an_abbreviation_does_not_end_the_sentence() -> None:
 
     text = "The main campus is in Arden Hills, a suburb of St. Paul, and the seminary has a campus in San Diego."
     assert prose_sentences(text) == [text]
+
+
+def test_a_question_ending_by_who_asks_for_a_person() -> None:
+    from hopgraph.policies.answer_types import asked_kind
+
+    assert asked_kind("Terry McGurrin edited the show which was written by who?") == PERSON

@@ -29,7 +29,7 @@ FIGURE_BONUS = 1.0
 _FIGURE = re.compile(r"(?<![\w.])(?=[\w.\-]*\d)[\w]+(?:[.\-][\w]+)+(?![\w])|\b\d{3,}\b")
 LINKED = 1.0
 DEFINES = 0.75
-SLOT_FILLED = 1.0
+SLOT_FILLED = 2.0
 UNLINKED = 1.5
 
 

@@ -49,6 +49,8 @@ def asked_kind(part: str) -> str:
     """The kind of answer one part of a question asks for."""
     q = " ".join(fold(part).replace("?", " ").split())
     first = q.split(" ", 1)[0] if q else ""
+    if re.search(r"\b(?:by|with|to|for|from)\s+(?:who|whom)\s*$", q):
+        return PERSON  # "... which was written by who?": the last question word asks
     if first not in _WH and first not in _AUX:
         # "... founded by who?", "Kate Ramsay ... created by whom": the first question word decides.
         inner = re.search(rf"\b({'|'.join(_WH)})\b", q)
