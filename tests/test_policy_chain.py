@@ -6,7 +6,7 @@ from hopgraph.policies import support
 from hopgraph.policies.hops import HopPlanner, Knobs, State
 from hopgraph.policies.ids_state import Edge, Planned
 from hopgraph.policies.text import name_parts, terms
-from hopgraph.policies.transcript import DocHit
+from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 
 
 def _state(question: str, docs: dict[str, tuple[str, str]], hops_done: int = 2) -> State:
@@ -90,3 +90,41 @@ def test_the_report_keeps_a_document_per_subject_and_the_linked_ones() -> None:
     state.titles["n7"] = "Ola Brun"
     ranked = planner.ranking(state)
     assert ranked.index("n7") < 5 and "n7" in planner.report(state)
+
+
+def test_a_claim_is_checked_by_its_own_search_and_reported_in_hybrid_order() -> None:
+    planner = HopPlanner(Knobs())
+    claim = "Mice that lack the Zentra receptor are highly susceptible to myocarditis."
+    question = "Which mice that lack the Zentra receptor are highly susceptible to myocarditis?"
+    docs = {f"d{i}": (f"Study {i}", f"Mice and receptors, study {i}.") for i in range(6)}
+    assert not support.asks(claim) and support.asks(question)
+    for text, single in ((claim, True), (question, False)):
+        state = _state(text, docs)
+        # A bridge search reached d5 from d0 by name: for a question that lifts it, for a claim it does not.
+        state.edges["d5"] = [Edge("d0", "Study 5", 1, Knobs().strong_link)]
+        assert support.single_hop(planner, state) is single
+        report = planner.report(state)
+        if single:
+            assert report == [f"d{i}" for i in range(6)]
+        else:
+            assert report.index("d5") < 5
+
+
+def test_a_deeper_page_does_not_reorder_the_first_page() -> None:
+    planner = HopPlanner(Knobs())
+    q = "Looms and weaving history"
+    state, plan = planner.replay(_transcript(q, []))
+    first_page = [DocHit(f"d{i}", f"Loom {i}", "Looms.", i) for i in range(1, 11)]
+    # The same query asked for 15 documents orders its candidates differently: "late" comes third.
+    deeper = [first_page[0], first_page[1], DocHit("late", "Loom late", "Looms.", 3),
+              *[DocHit(h.id, h.title, h.text, r) for r, h in enumerate(first_page[2:], start=4)]]
+    widen = Planned("search", {"query": q, "limit": 15}, 1, widen=True)
+    planner.absorb(state, [*plan], [CallResult("search", plan[0].args, tuple(first_page)),
+                                    CallResult("text_search", plan[1].args, tuple(first_page))])
+    planner.absorb(state, [widen], [CallResult("search", widen.args, tuple(deeper))])
+    assert state.hybrid_rank["late"] > Knobs().first_limit
+    assert support.first_ranking(planner, state)[:11] == [*(h.id for h in first_page), "late"]
+
+
+def _transcript(question: str, rounds: list[list[CallResult]]) -> Transcript:
+    return Transcript(question=question, rounds=rounds)

@@ -83,16 +83,18 @@ class HopPlanner:
                 if res.name == "read":
                     continue
                 first_page = hop == 0 or meta is None or meta.parent is None
-                if first_page and res.name == "search":
-                    state.hybrid_rank.setdefault(doc.id, doc.rank)
-                if first_page and res.name == "text_search":
-                    state.text_rank.setdefault(doc.id, doc.rank)
+                ranks = state.hybrid_rank if res.name == "search" else state.text_rank
                 w = self.k.text_weight if res.name == "text_search" else 1.0
                 if meta is not None and meta.widen:
-                    # A deeper page of a first-round query: only what lies below the first page counts.
-                    if doc.rank > self.k.first_limit:
-                        state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + doc.rank)
-                elif first_page or meta is None:
+                    # A deeper page of a first-round query: only what the first page did not show counts, and
+                    # below it (a deeper search can order the top differently; the first page stands).
+                    if doc.id not in ranks:
+                        ranks[doc.id] = self.k.first_limit + doc.rank
+                        state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + ranks[doc.id])
+                    continue
+                if first_page:
+                    ranks.setdefault(doc.id, doc.rank)
+                if first_page or meta is None:
                     state.first[doc.id] = state.first.get(doc.id, 0.0) + w / (RRF_K + doc.rank)
                 else:
                     self._link(state, meta, doc)

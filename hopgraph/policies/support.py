@@ -3,7 +3,10 @@
 - A first round is decisive when the question is single-hop and one document clearly answers it: then the run
   reports without another round.
 - A question composes hops when it describes a subject through another ("the city where...", "the author
-  of...", "X's country"); one that does not, and names no document's title, is single-hop.
+  of...", "X's country"); one that does not, and names no document's title, is single-hop. So is a claim (no
+  question mark, no wh-word first): it states its subjects, it does not ask for one a hop away.
+- A single-hop question's report is its own search as the hybrid list ranked it (a deeper page and BM25's
+  extra hits come after), so it loses nothing against single-shot hybrid search.
 - The report lists the documents the evidence supports: along a chain, until the score drops, but never fewer
   than the chain the question describes needs (one document per subject, and one more) and never dropping a
   document among the best ``chain_keep`` that the question names or a listed document links to by name;
@@ -27,14 +30,29 @@ BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:
                     re.IGNORECASE)
 
 
+WH_WORDS = frozenset({"who", "whom", "whose", "what", "which", "when", "where", "why", "how"})
+
+
 def composed(question: str) -> int:
     """How many subjects the question describes through another (its first word is its own wh-word)."""
     return len(BRIDGE.findall(question.strip().split(" ", 1)[-1]))
 
 
+def asks(question: str) -> bool:
+    """Is it a question (a question mark, or a wh-word first) rather than a claim to check?"""
+    first = question.strip().split(" ", 1)[0].lower()
+    return "?" in question or first in WH_WORDS
+
+
 def single_hop(planner: HopPlanner, state: State) -> bool:
-    """A question that describes no subject through another and names no document's title."""
-    return planner.k.hops_by_question and composed(state.question) == 0 and not planner.anchors(state)
+    """A question that describes no subject through another and names no document's title, or a claim.
+
+    A claim ("Mice that lack X are susceptible to Y") states its subjects instead of asking for one: the
+    documents that bear on it are the ones its own words find, with no answer to carry into a next hop.
+    """
+    if not planner.k.hops_by_question:
+        return False
+    return not asks(state.question) or (composed(state.question) == 0 and not planner.anchors(state))
 
 
 def report(planner: HopPlanner, state: State) -> list[str]:
@@ -48,7 +66,9 @@ def report(planner: HopPlanner, state: State) -> list[str]:
     k = planner.k
     scores = planner.scores(state)
     ranked = sorted(scores, key=lambda d: (-scores[d], d))[: k.max_reported]
-    if not ranked or single_hop(planner, state) or not chained(planner, state, ranked[: k.chain_top]):
+    if single_hop(planner, state):
+        return first_ranking(planner, state)[: k.max_reported]
+    if not ranked or not chained(planner, state, ranked[: k.chain_top]):
         return ranked
     best = scores[ranked[0]]
     # A question that describes n subjects through others needs a chain of n + 1 documents; the slack allows
@@ -78,6 +98,19 @@ def _links(planner: HopPlanner, state: State) -> dict[str, list[Edge]]:
     return linked
 
 
+def first_ranking(planner: HopPlanner, state: State) -> list[str]:
+    """The question's own search as it ranked (the hybrid list, then what only BM25 or a deeper page found),
+    then what later hops found, best first.
+
+    Without a chain no link says more than the question's search did: links that only come from searching a
+    name again do not reorder its hits (so a single-hop question gets exactly the hybrid ranking).
+    """
+    scores = planner.scores(state)
+    first = sorted(state.first, key=lambda d: (state.hybrid_rank.get(d, 1 << 30), -state.first[d], d))
+    later = sorted((d for d in scores if d not in state.first), key=lambda d: (-scores[d], d))
+    return first + later
+
+
 def chained(planner: HopPlanner, state: State, top: list[str]) -> bool:
     """Do the best documents form a chain: one the question names, or one linked by name to another?"""
     if set(planner.anchors(state)) & set(top):
@@ -95,7 +128,7 @@ def decisive(planner: HopPlanner, state: State) -> bool:
     second subject).
     """
     k = planner.k
-    if not state.hybrid_rank or not state.qterms or composed(state.question):
+    if not state.hybrid_rank or not state.qterms or (asks(state.question) and composed(state.question)):
         return False
     top = min(state.hybrid_rank, key=lambda d: (state.hybrid_rank[d], d))
     if state.text_rank.get(top, 1 << 30) > k.decisive_rank:
