@@ -205,7 +205,8 @@ class HopPlanner:
         text = state.texts.get(parent, "")
         if not text:
             return []
-        ptitle = set(terms(state.titles.get(parent, "")))
+        # The title without its disambiguation: "Decade (Neil Young album)" still leads to Neil Young.
+        ptitle = set(terms(base_title(state.titles.get(parent, ""))))
         residual = state.qterms - self.resolved(state, parent)
         known_titles = {_norm(base_title(t)) for t in state.titles.values() if t}
         sent_overlap: list[tuple[int, int]] = []
