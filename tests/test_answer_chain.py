@@ -164,3 +164,20 @@ def test_a_question_ending_by_who_asks_for_a_person() -> None:
     from hopgraph.policies.answer_types import asked_kind
 
     assert asked_kind("Terry McGurrin edited the show which was written by who?") == PERSON
+
+
+def test_the_country_a_question_describes_is_the_larger_place() -> None:
+    question = "Who is the current opposition leader in the country where Buyende is located?"
+    state = AnswerState(question=question, passages=[
+        _passage("S1", "Buyende", "Buyende is a town in the Eastern Region of Uganda."),
+    ])
+    assert bridge_candidates(state, question)[0][1] == "Uganda"
+
+
+def test_a_document_qualified_by_the_bridge_is_on_the_chain() -> None:
+    from hopgraph.policies.answer_select import doc_links
+
+    passages = [_passage("S1", "Buyende", "Buyende is a town in the Eastern Region of Uganda."),
+                _passage("S2", "Leader of Opposition (Uganda)", "The current Leader of Opposition is Winnie Kiiza.")]
+    links = doc_links("Who leads the opposition in the country where Buyende is?", passages, "Uganda")
+    assert links["Leader of Opposition (Uganda)"] > 0

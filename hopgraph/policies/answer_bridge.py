@@ -30,6 +30,7 @@ UNRELATED = 1.5
 ADJACENT = 2.0
 SLOT = 1.5
 PLACE = 1.5
+LARGER = 2.5
 MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})
 
 
@@ -53,6 +54,7 @@ _DESCRIBED = re.compile(r"\b((?:[a-z][\w\-]*\s+)?[a-z][\w\-]*)\s+(?:that|which|w
 
 
 _PLACE_KINDS = frozenset(stems("city country state town county region province village island district capital"))
+_LARGE_PLACE_KINDS = frozenset(stems("country state province region"))
 _PLACE_BEFORE = re.compile(r"\b(?:in|at|from|near)\s+(?:the\s+)?$", re.IGNORECASE)
 # "in the city Sarah Sorge was born": a place the question describes by a name's story.
 _PLACE_OF_NAME = re.compile(r"\b[Tt]he\s+(city|country|state|town|county|region|province|village|island)\s+"
@@ -123,6 +125,7 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     unrelated = _unrelated_documents(state, round_no)
     slots = _slots(first_part)
     place = bool(described_kinds(first_part) & _PLACE_KINDS)  # the bridge is a place ("the city where ...")
+    large = bool(described_kinds(first_part) & _LARGE_PLACE_KINDS)
     found: list[tuple[float, int, str, str, Passage]] = []
     for p in state.passages:
         if p.round != round_no or p.rank > 4:
@@ -136,8 +139,8 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
             relevance = len(got & want)
             if relevance == 0:
                 continue
-            names = entities(sentence, state.question) + (regions(sentence, state.question) if place else ())
-            for span, pos in names:
+            found_regions = regions(sentence, state.question) if place else ()
+            for span, pos in entities(sentence, state.question) + found_regions:
                 score = float(relevance) - 0.05 * p.rank + anchor
                 before = sentence[max(0, pos - 40):pos]
                 linked = titles.get(fold(span))
@@ -154,7 +157,9 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
                     score -= 1.5  # a capitalized first word is not evidence of a name
                 if pos == 0 and anchor > 0:
                     score -= 1.5  # the named document's own subject under another name ("Andrew Alan")
-                if place and (_PLACE_BEFORE.search(before) or before.endswith(", ")):
+                if large and (span, pos) in found_regions:
+                    score += LARGER  # "the country where Buyende is": Uganda of "the Eastern Region of Uganda"
+                if place and (_PLACE_BEFORE.search(before) or (span, pos) in found_regions):
                     score += PLACE  # "the city where she was born": "born 1969 in Frankfurt", one word or more
                 if slots and _fills_slot(before, slots):
                     score += SLOT  # "published by Two Dollar Radio" for "published by a publishing house"

@@ -230,12 +230,12 @@ def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) ->
     key = fold(bridge)
     # The bridge's own document, or a passage the hop found that names the bridge.
     own = [p for p in state.passages if p.ref != evidence[2].ref and p.title != evidence[2].title
-           and (_is_about(fold(base_title(p.title)), key) or (2 in p.ranks and key in fold(p.text)))]
+           and (_is_about_titled(p.title, key) or (2 in p.ranks and key in fold(p.text)))]
     if not own:
         return []
     rest = (stems(question) - stems(evidence[1])) or stems(question)
     # The bridge's own document first; other passages that name the bridge only when it holds nothing.
-    titled = [p for p in own if _is_about(fold(base_title(p.title)), key)]
+    titled = [p for p in own if _is_about_titled(p.title, key)]
     best = None
     for group in (titled, own) if titled else (own,):
         ranked = best_sentences(group, rest, question, kind, about=stems(bridge), loose=True)
@@ -250,6 +250,11 @@ def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) ->
 def _is_about(title: str, key: str) -> bool:
     """The document's title is the bridge, or one holds the other ("Supply Agreement - Nordlicht ...")."""
     return len(title) > 2 and (title == key or key in title or (len(title.split()) > 1 and title in key))
+
+
+def _is_about_titled(title: str, key: str) -> bool:
+    """As :func:`_is_about`, or the bridge is the title's qualifier ("Leader of Opposition (Uganda)")."""
+    return _is_about(fold(base_title(title)), key) or (len(key) > 2 and f"({key})" in fold(title))
 
 
 def _bridge_first(state: AnswerState, question: str, bridge: str | None, best: Candidate,

@@ -233,7 +233,7 @@ def prose_sentences(text: str) -> list[str]:
 
 
 # "a suburb of St. Paul", "Mt. Hood", "Sammy Davis Jr. and": a stop that ends an abbreviation, not a sentence.
-_ABBREVIATION = re.compile(r"(?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Jr|Sr|Gen|Col|Lt|Sgt|Rev|Prof|Inc|Co|Ltd|No|vs|Jan|Feb|"
+_ABBREVIATION = re.compile(r"(?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Jr|Sr|Gen|Col|Lt|Sgt|Rev|Prof|Hon|Inc|Co|Ltd|No|vs|Jan|Feb|"
                            r"Aug|Sept|Oct|Nov|Dec)|(?<![\w.])[A-Z])\.$")
 
 
@@ -332,18 +332,20 @@ def entities(sentence: str, question: str) -> tuple[tuple[str, int], ...]:
 
 @functools.lru_cache(maxsize=1 << 14)
 def regions(sentence: str, question: str) -> tuple[tuple[str, int], ...]:
-    """The larger places a place lies in, each on its own: "Zimbabwe" of "Gwanda District, Zimbabwe"
-    (not the names of a list, nor names the question gives)."""
+    """The larger places a place lies in, each on its own: "Zimbabwe" of "Gwanda District, Zimbabwe",
+    "Uganda" of "the Eastern Region of Uganda" (not the names of a list, nor names the question gives)."""
     q = fold(question)
     found: list[tuple[str, int]] = []
     for whole, start in entity_spans(sentence):
+        of = whole.rfind(" of ")
+        if of > 0 and "," not in whole[of:]:
+            found.append((whole[of + 4:], start + of + 4))  # "the Eastern Region of Uganda": Uganda
         if "," not in whole or re.match(r",?\s+(?:and|or)\s", sentence[start + len(whole):]):
             continue
         for m in list(re.finditer(r"[^,]+", whole))[1:]:
             span = m.group().strip()
-            if len(span) > 2 and fold(span) not in q:
-                found.append((span, start + m.start() + len(m.group()) - len(m.group().lstrip())))
-    return tuple(found)
+            found.append((span, start + m.start() + len(m.group()) - len(m.group().lstrip())))
+    return tuple((span, pos) for span, pos in found if len(span) > 2 and fold(span) not in q)
 
 
 def name_like(span: str) -> bool:

@@ -59,7 +59,8 @@ def doc_links(question: str, passages: list[Passage], bridge: str = "") -> dict[
             continue
         named_by_anchor = any(_has(texts[a], base) for a in anchors if len(base) > 2)
         names_anchor = any(_has(texts[t], titles[a]) for a in anchors)
-        is_bridge = bool(b) and len(base) > 2 and (_has(b, base) or _has(base, b))
+        # ... or its title's qualifier is the bridge: "Leader of Opposition (Uganda)" for Uganda.
+        is_bridge = bool(b) and len(base) > 2 and (_has(b, base) or _has(base, b) or f"({b})" in fold(t))
         # The bridge's own document: where the answer of a bridge question usually is.
         links[t] = 1.5 if is_bridge else 1.0 if named_by_anchor or names_anchor else 0.0
     return links
