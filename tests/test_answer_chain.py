@@ -181,3 +181,11 @@ def test_a_document_qualified_by_the_bridge_is_on_the_chain() -> None:
                 _passage("S2", "Leader of Opposition (Uganda)", "The current Leader of Opposition is Winnie Kiiza.")]
     links = doc_links("Who leads the opposition in the country where Buyende is?", passages, "Uganda")
     assert links["Leader of Opposition (Uganda)"] > 0
+
+
+def test_a_second_relative_clause_is_not_a_second_question() -> None:
+    from hopgraph.policies.answer_evidence import split_question
+
+    question = "When was the singer born who is known for her husky voice and whose third album is Diamond Cut?"
+    assert len(split_question(question)) == 1
+    assert len(split_question("Which supplier missed the deadline, and what penalty did we agree?")) == 2

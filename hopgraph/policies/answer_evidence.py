@@ -121,8 +121,20 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(stem(t) for t in terms(text) if t not in _VAGUE)
 
 
+_RELATIVE = re.compile(r"^(?:who|whom|whose|who's|which)\b", re.IGNORECASE)
+_RELATIVE_INSIDE = re.compile(r"\s(?:who|whom|whose|which)\s", re.IGNORECASE)
+
+
 def split_question(question: str) -> list[str]:
-    parts = [p.strip(" ,;?") for p in _SPLIT.split(question) if p and p.strip(" ,;?")]
+    parts: list[str] = []
+    pieces = [m for m in _SPLIT.split(question) if m and m.strip(" ,;?")]
+    for piece in pieces:
+        # "the singer born who is known for ... and whose third album is ...": a second relative clause
+        # about the same person, not a second question.
+        if parts and _RELATIVE.match(piece.strip()) and _RELATIVE_INSIDE.search(parts[-1]):
+            parts[-1] = f"{parts[-1]} and {piece.strip(' ,;?')}"
+        else:
+            parts.append(piece.strip(" ,;?"))
     return parts or [question.strip()]
 
 

@@ -95,7 +95,7 @@ def _defines_unnamed(p: Passage, question: str, described: set[str]) -> int:
 
 # "created by who?", "written by whom?", "premiered on which date?": the verb and the preposition right
 # before the question word; a sentence that follows them with a name or a number says the answer.
-_ANSWER_SLOT = re.compile(r"\b([a-z]{3,})\s+(by|in|on|at|from|for|to|with)\s+(?:who|whom|what|which)\b",
+_ANSWER_SLOT = re.compile(r"\b([a-z]{3,})\s+(by|in|on|at|from|for|to|with|of)\s+(?:who|whom|what|which)\b",
                           re.IGNORECASE)
 _WORD = re.compile(r"[\w\-']+")
 
