@@ -189,3 +189,18 @@ def test_a_second_relative_clause_is_not_a_second_question() -> None:
     question = "When was the singer born who is known for her husky voice and whose third album is Diamond Cut?"
     assert len(split_question(question)) == 1
     assert len(split_question("Which supplier missed the deadline, and what penalty did we agree?")) == 2
+
+
+def test_both_asks_the_proper_adjective_of_each() -> None:
+    from hopgraph.policies.answer_choice import decide_yes_no, options
+
+    question = "Are both magazines, the Woman's Viewpoint and Pick Me Up, British publications?"
+    assert options(question) == ["Woman's Viewpoint", "Pick Me Up"]
+    texas = _passage("S1", "Woman's Viewpoint", "The Woman's Viewpoint was a magazine founded in Texas and published "
+                     "by Florence Sterling.")
+    uk = _passage("S2", "Pick Me Up", "Pick Me Up is a British weekly magazine published by IPC Media.")
+    decided = decide_yes_no(question, [texas, uk])
+    assert decided is not None and decided[0] == "No"
+    both = _passage("S3", "Woman's Viewpoint", "The Woman's Viewpoint was a British magazine published in London.")
+    decided = decide_yes_no(question, [both, uk])
+    assert decided is not None and decided[0] == "Yes"

@@ -41,13 +41,22 @@ class Evidence:
 
 def options(question: str) -> list[str]:
     """The two names a question offers ("..., A or B?", "Are A and B ...?"), or []."""
-    spans = [s.strip(" ,?") for s, pos in entity_spans(question) if pos > 0 or not _AUX.match(question)]
+    spans = [_without_adjective(s, question[pos + len(s):]).strip(" ,?") for s, pos in entity_spans(question)
+             if pos > 0 or not _AUX.match(question)]
     spans = [s for s in spans if fold(s) not in ("which", "who", "what", "between") and not re.fullmatch(r"\d+s?", s)]
     joined = [part for s in spans for part in re.split(r"\s+(?:and|or|&)\s+", s) if part]
     if _OR.search(question) or re.search(r"\b(?:both|and)\b", question, re.IGNORECASE):
         names = [n for n in joined if fold(n) not in GENERIC_NAMES]
         return names[-2:] if len(names) >= 2 else []
     return []
+
+
+def _without_adjective(span: str, after: str) -> str:
+    """"Pick Me Up, British" before "publications": the last piece describes the noun that follows."""
+    head, _, last = span.rpartition(",")
+    if head and len(last.split()) == 1 and re.match(r"\s*[a-z]", after):
+        return head
+    return span
 
 
 def is_choice(question: str) -> bool:
@@ -134,10 +143,15 @@ def decide_yes_no(question: str, passages: list[Passage]) -> tuple[str, list[Evi
         return ("Yes" if places[0] & places[1] else "No"), checked
     if len(checked) < len(names):
         return "No", checked
+    # A proper adjective the question asks about ("both British publications") must hold for each.
+    named = {s for n in names for s in stems(n)}
+    required = {t for w in re.findall(r"(?<=\s)[A-Z][a-z]+\b", text) for t in stems(w)} - named
     for e in checked:
         description = " ".join(passage_sentences(e.passage)[:2]) if e.passage else e.sentence
         got = stems(description)
         if not want or len(got & want) < max(1, math.ceil(0.6 * len(want))) or _NEGATION.search(e.sentence):
+            return "No", checked
+        if required - got:
             return "No", checked
     return "Yes", checked
 
