@@ -31,6 +31,7 @@ ADJACENT = 2.0
 SLOT = 1.5
 PLACE = 1.5
 LARGER = 2.5
+TITLE_WORDS = 0.5
 MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})
 
 
@@ -134,11 +135,15 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
         # A document the question names by title is where a chain of evidence starts; one that neither
         # is named nor names such a document is off the chain.
         anchor = 1.0 if len(own_title) > 2 and own_title in question else -UNRELATED if p.title in unrelated else 0.0
+        # In the document the question names, its title's words say nothing about which sentence it is.
+        # (A place the question describes is what the named document says of its subject: not then.)
+        titled = stems(own_title) if anchor > 0 and not place else set()
         for sentence in passage_sentences(p):
             got = stems(sentence)
-            relevance = len(got & want)
-            if relevance == 0:
+            shared = len(got & want)
+            if shared == 0:
                 continue
+            relevance = max(1.0, shared - TITLE_WORDS * len(got & want & titled))
             found_regions = regions(sentence, state.question) if place else ()
             for span, pos in entities(sentence, state.question) + found_regions:
                 score = float(relevance) - 0.05 * p.rank + anchor
