@@ -10,8 +10,8 @@ from hopgraph.index.embed import get_embedder
 
 def test_default_ef_grows_with_the_index_and_is_capped() -> None:
     assert default_hnsw_ef(0) == default_hnsw_ef(100_000) == DEFAULT_HNSW_EF == 128
-    assert default_hnsw_ef(1_000_000) == 256  # doubles with every tenfold growth past 100k
-    sizes = [150_000, 300_000, 1_000_000, 3_000_000, 10_000_000]
+    assert default_hnsw_ef(1_000_000) == 512  # four times as much for every tenfold growth past 100k
+    sizes = [150_000, 300_000, 600_000, 1_000_000]
     efs = [default_hnsw_ef(n) for n in sizes]
     assert efs == sorted(efs) and len(set(efs)) == len(efs)
     assert default_hnsw_ef(10**9) == HNSW_EF_MAX == 512
@@ -22,7 +22,7 @@ def test_backend_uses_the_size_rule_unless_ef_is_set(tmp_path: Path) -> None:
         assert backend.hnsw_ef is None
         assert backend._dense_params().hnsw_ef == DEFAULT_HNSW_EF
         backend._points = 1_000_000  # what the rule sees of a large index
-        assert backend._dense_params().hnsw_ef == 256
+        assert backend._dense_params().hnsw_ef == 512
         backend.hnsw_ef = 64
         assert backend._dense_params().hnsw_ef == 64
         backend._points = 0
