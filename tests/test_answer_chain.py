@@ -204,3 +204,9 @@ def test_both_asks_the_proper_adjective_of_each() -> None:
     both = _passage("S3", "Woman's Viewpoint", "The Woman's Viewpoint was a British magazine published in London.")
     decided = decide_yes_no(question, [both, uk])
     assert decided is not None and decided[0] == "Yes"
+
+
+def test_the_film_in_which_names_the_kind_of_bridge() -> None:
+    from hopgraph.policies.answer_bridge import bridge_kind
+
+    assert bridge_kind("Who directed the film in which Jung Joon-young made his big screen debut?") == {"film"}

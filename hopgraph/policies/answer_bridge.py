@@ -50,6 +50,7 @@ def focus_stems(part: str) -> set[str]:
 # "a network founded by ...", "the film that was shot ...", "an NFL team based in ...": the noun before a
 # relative clause or a participle names the kind of thing a one-part question passes through.
 _DESCRIBED = re.compile(r"\b((?:[a-z][\w\-]*\s+)?[a-z][\w\-]*)\s+(?:that|which|who|whose|where|"
+                        r"(?:in|on|at|from|for|with|by|of)\s+wh(?:ich|om)\b|"
                         r"(?:[a-z]+ed|built|written|made|held|born|known|run|shot|sung|led)\s+(?:by|in|on|at|from|for|"
                         r"with|as)\b)")
 
