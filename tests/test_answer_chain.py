@@ -210,3 +210,10 @@ def test_the_film_in_which_names_the_kind_of_bridge() -> None:
     from hopgraph.policies.answer_bridge import bridge_kind
 
     assert bridge_kind("Who directed the film in which Jung Joon-young made his big screen debut?") == {"film"}
+
+
+def test_a_name_the_question_gives_does_not_describe_the_answer() -> None:
+    from hopgraph.policies.answer_select import described_answer
+
+    assert described_answer("What penalty applies when Ostrava Optics delivers late?") == set()
+    assert described_answer("Which Danish heavy metal band from Copenhagen released it?") >= {"heavy", "metal", "band"}

@@ -75,7 +75,8 @@ _WH_PHRASE = re.compile(r"\b(?:which|what|whose)\s+(?:(?:is|was|are|were)\s+)?(?
 def described_answer(question: str) -> set[str]:
     """Stems of the words right after the question word, when at least two say what the answer is."""
     m = _WH_PHRASE.search(question)
-    found = stems(m.group(1)) if m else set()
+    # Only the words in lower case: a name the question gives ("Ostrava Optics") is no description.
+    found = stems(" ".join(w for w in m.group(1).split() if not w[:1].isupper())) if m else set()
     return found if len(found) >= 2 else set()
 
 
