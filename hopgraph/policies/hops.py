@@ -5,8 +5,9 @@ reports (see :mod:`hopgraph.policies.support`, which also decides what the repor
 Otherwise later rounds follow bridges: names found in the best documents of the previous hop,
 the documents the question names first (people, places, works; in entity-centric corpora these
 are often titles of other documents; a compound name such as "X in Y, Z" also links by its
-parts) become the subject of the next query, together with the part of the question the chain has not
-resolved yet, all in parallel; the first of these rounds also looks a page deeper on the
+parts) become the subject of the next query, together with the clause of the question that encloses
+what the chain resolved (see :mod:`hopgraph.policies.ids_clauses`; the whole unresolved rest when the clauses
+cannot be told apart), all in parallel; the first of these rounds also looks a page deeper on the
 question itself. Up to ``max_hops`` such rounds, fewer when a round finds almost nothing new.
 A single-hop question gets no bridges: an undecided first round only looks deeper.
 
@@ -29,9 +30,11 @@ no state between calls and is deterministic: ties break by id.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hopgraph.policies import support
+from hopgraph.policies.ids_clauses import next_clause
 from hopgraph.policies.ids_state import Edge, Knobs, Planned, State
 from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, name_parts, sentences, terms
 from hopgraph.policies.text import find_phrase as _find
@@ -40,6 +43,7 @@ from hopgraph.policies.text import norm as _norm
 from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 
 RRF_K = 60
+_POSSESSIVE = re.compile(r"['’]s?$")
 # Rough prompt-token accounting (the graph counts exactly; the policy only plans to stay well below).
 CHARS_PER_TOKEN = 4.5
 DOC_OVERHEAD_TOKENS = 15
@@ -131,7 +135,8 @@ class HopPlanner:
             link = self.k.weak_link
         else:
             link = self.k.no_link
-        state.edges.setdefault(doc.id, []).append(Edge(meta.parent, meta.entity, doc.rank, link))
+        query = str(meta.args.get("query", ""))
+        state.edges.setdefault(doc.id, []).append(Edge(meta.parent, meta.entity, doc.rank, link, query))
 
     # --- planning ---------------------------------------------------------------
 
@@ -217,9 +222,15 @@ class HopPlanner:
             sent_overlap.append((start + len(s), len(set(terms(s)) & residual)))
         scored: dict[str, tuple[float, str]] = {}
         for span, pos in entity_spans(text):
+            # A possessive names its owner: "Finland's currency" leads to Finland.
+            span = _POSSESSIVE.sub("", span)
+            if span.count(",") >= self.k.list_commas:
+                continue  # a list of names ("Austria, Belgium, Cyprus, Estonia") names no one thing to follow
             eterms = set(terms(span))
             if not eterms or eterms <= state.qterms or eterms <= ptitle or _norm(span) in known_titles:
                 continue  # known titles are linked directly (see title_edges), no search needed
+            if len(ptitle) > 1 and ptitle <= eterms:
+                continue  # the parent's full name ("Peter Phillip Bonetti" in "Peter Bonetti"), not a next subject
             if len(eterms) == 1 and next(iter(eterms)) in GENERIC_NAMES:
                 continue
             if not any(w[:1].isupper() for w in span.split()):
@@ -237,8 +248,33 @@ class HopPlanner:
     def query(self, state: State, parent: str, entity: str) -> str:
         """The bridge name as the next subject, with the part of the question the chain has not resolved."""
         done = self.resolved(state, parent) | set(terms(entity))
+        clause = None
+        if self.k.clause_queries:
+            named = self.chain_words(state, parent, queries=False)
+            clause = next_clause(state.question, self.chain_words(state, parent), named)
+        if clause is not None:
+            words = [t for t in clause if t not in done]
+            if words:
+                return " ".join([entity, *words]).strip()
         rest = [t for t in dict.fromkeys(terms(state.question)) if t not in done]
         return " ".join([entity, *rest]).strip()
+
+    def chain_words(self, state: State, doc: str, queries: bool = True) -> set[str]:
+        """Question words the chain to ``doc`` used: its documents' titles and (``queries``) the queries that
+        followed it."""
+        words: set[str] = set()
+        seen: set[str] = set()
+        current: str | None = doc
+        while current is not None and current not in seen:
+            seen.add(current)
+            words |= set(terms(base_title(state.titles.get(current, ""))))
+            edges = state.edges.get(current)
+            best = max(edges, key=lambda e: (e.link, -e.rank, e.parent)) if edges else None
+            if best is not None and queries:
+                words |= set(terms(best.query))
+            current = best.parent if best else None
+        # The question's words as its clauses count them: "Love's" is Love.
+        return words & {_POSSESSIVE.sub("", t) for t in state.qterms}
 
     def resolved(self, state: State, doc: str) -> set[str]:
         """Question words the chain that reached ``doc`` has already resolved: its documents' titles."""

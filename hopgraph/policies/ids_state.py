@@ -37,6 +37,8 @@ class Knobs:
     max_reported: int = 10
     title_head: bool = False
     resolve_text: bool = True
+    clause_queries: bool = True
+    list_commas: int = 3
     hops_by_question: bool = True
     chain_top: int = 3
     report_min: int = 2
@@ -64,6 +66,7 @@ class Edge:
     entity: str
     rank: int
     link: float
+    query: str = ""
 
 
 @dataclass

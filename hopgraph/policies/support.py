@@ -30,6 +30,9 @@ BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:
                     re.IGNORECASE)
 
 
+# "the predecessor of National Rail": a role of a named thing is a subject described through another.
+ROLE_OF_NAME = re.compile(r"\b[a-z]+ of (?=[A-Z])")
+
 WH_WORDS = frozenset({"who", "whom", "whose", "what", "which", "when", "where", "why", "how"})
 
 
@@ -52,7 +55,9 @@ def single_hop(planner: HopPlanner, state: State) -> bool:
     """
     if not planner.k.hops_by_question:
         return False
-    return not asks(state.question) or (composed(state.question) == 0 and not planner.anchors(state))
+    if not asks(state.question):
+        return True
+    return composed(state.question) == 0 and not planner.anchors(state) and not ROLE_OF_NAME.search(state.question)
 
 
 def report(planner: HopPlanner, state: State) -> list[str]:
