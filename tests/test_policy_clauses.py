@@ -85,3 +85,16 @@ def test_a_role_of_a_named_thing_composes_the_question() -> None:
     assert not support.single_hop(planner, state)
     plain = _state("Where is the sandwich sold?", {"s": ("Deli", "A deli sells food.")})
     assert support.single_hop(planner, plain)
+
+
+def test_a_title_disambiguation_naming_something_is_the_first_bridge() -> None:
+    question = "When did the country in which the performer of Privilege is a citizen become part of the UK?"
+    state = _state(question, {"p": ("Privilege (Ivor Cutler album)",
+                                    "Privilege is an album released in 1983 on Rough Trade Records. It reached the "
+                                    "UK Indie Chart.")})
+    assert HopPlanner(Knobs()).entities(state, "p")[0] == "Ivor Cutler"
+    assert "Ivor Cutler" not in HopPlanner(Knobs(title_bridge=False)).entities(state, "p")
+    # A disambiguation that only says what kind of thing it is ("song") names no bridge.
+    song = _state("Who performed Brother?", {"b": ("Brother (song)", "Brother is a song on the album Ten.")})
+    assert HopPlanner(Knobs()).entities(song, "b") == HopPlanner(Knobs(title_bridge=False)).entities(song, "b")
+

@@ -44,6 +44,7 @@ from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 
 RRF_K = 60
 _POSSESSIVE = re.compile(r"['’]s?$")
+_DISAMBIGUATION = re.compile(r"\(([^)]*)\)\s*$")
 # Rough prompt-token accounting (the graph counts exactly; the policy only plans to stay well below).
 CHARS_PER_TOKEN = 4.5
 DOC_OVERHEAD_TOKENS = 15
@@ -243,7 +244,17 @@ class HopPlanner:
             if key not in scored or scored[key][0] < score:
                 scored[key] = (score, span)
         ranked = sorted(scored.values(), key=lambda x: (-x[0], x[1]))
-        return [span for _, span in ranked]
+        found = [span for _, span in ranked]
+        if self.k.title_bridge:
+            # A title's disambiguation names what the document belongs to: "Privilege (Ivor Cutler album)" is by
+            # Ivor Cutler, "Norris Mountain (Montana)" is in Montana. That is the first bridge.
+            named = _DISAMBIGUATION.search(state.titles.get(parent, ""))
+            for span, _ in entity_spans(named.group(1)) if named else []:
+                eterms = set(terms(span))
+                if eterms and not eterms <= state.qterms and _norm(span) not in known_titles:
+                    found = [span, *(f for f in found if _norm(f) != _norm(span))]
+                    break
+        return found
 
     def query(self, state: State, parent: str, entity: str) -> str:
         """The bridge name as the next subject, with the part of the question the chain has not resolved."""

@@ -39,6 +39,7 @@ class Knobs:
     resolve_text: bool = True
     clause_queries: bool = True
     list_commas: int = 3
+    title_bridge: bool = True
     hops_by_question: bool = True
     chain_top: int = 3
     report_min: int = 2
