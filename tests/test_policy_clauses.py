@@ -67,7 +67,7 @@ def test_a_third_hop_moves_one_clause_further_out() -> None:
 def test_bridge_names_drop_possessives_lists_and_the_parents_own_full_name() -> None:
     question = "What currency predated the Euro in the country Signmark is from?"
     text = ("Marko Vuoriheimo, better known as Signmark, is a rapper. Finland's entry was written by Signmark and "
-            "Osmo Ikonen. The song charted in Austria, Belgium, Cyprus, Estonia and Latvia.")
+            "Osmo Ikonen. The song charted in Belgium, Cyprus and Estonia.")
     state = _state(question, {"sign": ("Signmark", text)})
     entities = HopPlanner(Knobs()).entities(state, "sign")
     assert "Finland" in entities and "Finland's" not in entities
@@ -98,3 +98,16 @@ def test_a_title_disambiguation_naming_something_is_the_first_bridge() -> None:
     song = _state("Who performed Brother?", {"b": ("Brother (song)", "Brother is a song on the album Ten.")})
     assert HopPlanner(Knobs()).entities(song, "b") == HopPlanner(Knobs(title_bridge=False)).entities(song, "b")
 
+
+def test_the_report_keeps_a_document_whose_title_head_the_question_names() -> None:
+    question = "Which river runs past the city where the man who built Zentra Mills and the Zentra Tower was born?"
+    for title, kept in (("Zentra Tower, Oslo", True), ("Zentra Hall, Oslo", False)):
+        docs = {"mills": ("Zentra Mills", "Zentra Mills was built by Ola Brun."),
+                **{f"n{i}": (f"Weaving {i}", f"Looms and weaving, part {i}.") for i in range(3)},
+                "t": (title, "A building in Oslo."),
+                **{f"m{i}": (f"Spinning {i}", f"Spinning wheels, part {i}.") for i in range(3)}}
+        state = _state(question, docs)
+        state.hops_done = 2
+        planner = HopPlanner(Knobs())
+        assert planner.ranking(state).index("t") == 4  # among the best five, below a score drop
+        assert ("t" in planner.report(state)) is kept

@@ -225,8 +225,8 @@ class HopPlanner:
         for span, pos in entity_spans(text):
             # A possessive names its owner: "Finland's currency" leads to Finland.
             span = _POSSESSIVE.sub("", span)
-            if span.count(",") >= self.k.list_commas:
-                continue  # a list of names ("Austria, Belgium, Cyprus, Estonia") names no one thing to follow
+            if span.count(",") + span.count(" and ") + span.count(" & ") >= self.k.list_commas:
+                continue  # a list ("Belgium, Luxembourg, Slovenia and Slovakia") names no one thing to follow
             eterms = set(terms(span))
             if not eterms or eterms <= state.qterms or eterms <= ptitle or _norm(span) in known_titles:
                 continue  # known titles are linked directly (see title_edges), no search needed

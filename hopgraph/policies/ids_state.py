@@ -38,7 +38,7 @@ class Knobs:
     title_head: bool = False
     resolve_text: bool = True
     clause_queries: bool = True
-    list_commas: int = 3
+    list_commas: int = 3  # separators (commas, "and") that make a span a list of names
     title_bridge: bool = True
     hops_by_question: bool = True
     chain_top: int = 3

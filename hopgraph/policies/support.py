@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from hopgraph.policies.text import base_title, find_phrase, norm, terms
+from hopgraph.policies.text import base_title, find_phrase, name_head, norm, terms
 
 if TYPE_CHECKING:
     from hopgraph.policies.hops import HopPlanner
@@ -90,8 +90,12 @@ def report(planner: HopPlanner, state: State) -> list[str]:
         # listed one stays, up to the chain_keep best.
         links = _links(planner, state)
         anchors = set(planner.anchors(state))
+        question = norm(state.question)
         for d in ranked[n:k.chain_keep]:
-            if d in anchors or any(e.parent in kept and e.link >= k.weak_link for e in links.get(d, [])):
+            # Named also when the question names the title's head: "Edsa Shangri-La, Manila".
+            head = name_head(norm(base_title(state.titles.get(d, ""))))
+            named = d in anchors or (len(head) > 3 and find_phrase(question, head) >= 0)
+            if named or any(e.parent in kept and e.link >= k.weak_link for e in links.get(d, [])):
                 kept.append(d)
     return kept
 
