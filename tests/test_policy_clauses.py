@@ -67,7 +67,7 @@ def test_a_third_hop_moves_one_clause_further_out() -> None:
 def test_bridge_names_drop_possessives_lists_and_the_parents_own_full_name() -> None:
     question = "What currency predated the Euro in the country Signmark is from?"
     text = ("Marko Vuoriheimo, better known as Signmark, is a rapper. Finland's entry was written by Signmark and "
-            "Osmo Ikonen. The song charted in Belgium, Cyprus and Estonia.")
+            "Osmo Ikonen. The song charted in Belgium, Luxembourg, Cyprus and Estonia.")
     state = _state(question, {"sign": ("Signmark", text)})
     entities = HopPlanner(Knobs()).entities(state, "sign")
     assert "Finland" in entities and "Finland's" not in entities
