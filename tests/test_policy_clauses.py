@@ -111,3 +111,27 @@ def test_the_report_keeps_a_document_whose_title_head_the_question_names() -> No
         planner = HopPlanner(Knobs())
         assert planner.ranking(state).index("t") == 4  # among the best five, below a score drop
         assert ("t" in planner.report(state)) is kept
+
+
+def test_a_relative_clause_without_its_relative_word_composes_and_splits_the_question() -> None:
+    question = "Who are the candidates for governor in the state the Battle of Mine Creek was fought in?"
+    assert support.composed(question) == 1
+    assert clauses(question) == [["candidates", "governor", "state"], ["battle", "mine", "creek", "fought"]]
+    assert support.composed("Who directed the film The Terminal?") == 0  # a name after its kind, no clause
+
+
+def test_what_a_document_named_in_the_main_clause_names_counts_half() -> None:
+    question = "What currency predated the Euro in the country Signmark is from?"
+    docs = {"euro": ("Euro", "The euro replaced the currencies of Belgium and Estonia."),
+            "sign": ("Signmark", "Signmark is a rapper from Finland."),
+            "belgium": ("Belgium", "Belgium is a country."),
+            "markka": ("Finnish markka", "The markka was the currency of Finland.")}
+    state = _state(question, docs)
+    state.hops_done = 2
+    state.edges["markka"] = [Edge("sign", "Finland", 1, Knobs().weak_link)]
+    planner = HopPlanner(Knobs())
+    assert planner.chain_ends(state, planner.anchors(state)) == {"euro"}
+    ranking = planner.ranking(state)
+    assert ranking.index("markka") < ranking.index("belgium")
+    plain = HopPlanner(Knobs(end_anchor=1.0)).ranking(state)
+    assert plain.index("markka") > plain.index("belgium")

@@ -19,7 +19,9 @@ The final list ranks chains rather than single hits:
 - a document reached from a parent (found by a bridge from it, or named by title in its
   text) scores from its parent's score, how strongly it is linked (its title is the bridge
   name > it mentions the bridge > neither) and its rank for the bridge query; that score
-  and its own first-hop score combine as a noisy-or.
+  and its own first-hop score combine as a noisy-or. A parent the question's main clause names
+  (where the chain ends: "How many Publix stores are in the state ...") passes on half its score
+  when a nested clause names another: what it names leads away from the chain.
 So the best first-hop document and the document it leads to both come early.
 
 The policy keeps an estimate of the prompt tokens its results take and drops its weakest
@@ -34,7 +36,7 @@ import re
 from typing import Any
 
 from hopgraph.policies import support
-from hopgraph.policies.ids_clauses import next_clause
+from hopgraph.policies.ids_clauses import clauses, next_clause
 from hopgraph.policies.ids_state import Edge, Knobs, Planned, State
 from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, name_parts, sentences, terms
 from hopgraph.policies.text import find_phrase as _find
@@ -338,6 +340,7 @@ class HopPlanner:
                 scores[d] *= self.k.anchor_side
         for d in anchors:
             scores[d] = max(scores.get(d, 0.0), self.k.question_title)
+        ends = self.chain_ends(state, anchors) if self.k.end_anchor < 1.0 else set()
         edges: dict[str, list[Edge]] = {d: list(es) for d, es in state.edges.items()}
         for d, es in title_edges.items():
             edges.setdefault(d, []).extend(es)
@@ -347,6 +350,8 @@ class HopPlanner:
             via = 0.0
             for e in edges[d]:
                 ps = scores.get(e.parent, 0.0)
+                if e.parent in ends:
+                    ps *= self.k.end_anchor
                 via = max(via, self.k.child_weight * ps * e.link / (1.0 + self.k.rank_decay * (e.rank - 1)))
             # Found by the question and linked from a good document: both count (noisy-or).
             scores[d] = 1.0 - (1.0 - own) * (1.0 - via) if self.k.noisy_or else max(own, via)
@@ -365,6 +370,17 @@ class HopPlanner:
             if len(bt) > 2 and _find(question, bt) >= 0:
                 found.append(d)
         return found
+
+    def chain_ends(self, state: State, anchors: list[str]) -> set[str]:
+        """The named documents where the chain ends rather than starts: those the question's main clause names
+        ("What currency predated the Euro in the country ...") when a nested clause names another ("... Signmark
+        is from"). What they name in turn leads away from the chain."""
+        segs = clauses(state.question)
+        if len(segs) < 2:
+            return set()
+        main = set(segs[0])
+        ends = {d for d in anchors if set(terms(base_title(state.titles.get(d, "")))) <= main}
+        return ends if len(ends) < len(anchors) else set()
 
     def report(self, state: State) -> list[str]:
         return support.report(self, state)

@@ -18,6 +18,7 @@ import re
 from hopgraph.policies.text import entity_spans, terms
 
 _POSSESSIVE = re.compile(r"['’]s$")
+_REDUCED = re.compile(r"\bthe [a-z]+ ((?:the )?[A-Z][\w' .-]*? (?:is|was|were|are) [a-z]+)")
 _OPENER = re.compile(r"\b(?:where|which|that|who|whose|whom|when|of)\b|['’]s\b|,", re.IGNORECASE)
 
 
@@ -34,6 +35,9 @@ def clauses(question: str) -> list[list[str]]:
             cuts.append(m.end())  # the owner ends its clause, even inside a name ("Hello Love's")
         elif not any(a < m.start() < b for a, b in names):
             cuts.append(m.start())  # not "of" inside a name
+    # "the country Signmark is from": a relative clause without its relative word starts at the name.
+    cuts += [m.start(1) for m in _REDUCED.finditer(body, start)]
+    cuts = sorted(set(cuts))
     cuts.append(len(body))
     return [[_POSSESSIVE.sub("", t) for t in terms(body[a:b])] for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
 

@@ -40,6 +40,7 @@ class Knobs:
     clause_queries: bool = True
     list_commas: int = 3  # separators (commas, "and") that make a span a list of names
     title_bridge: bool = True
+    end_anchor: float = 0.5
     hops_by_question: bool = True
     chain_top: int = 3
     report_min: int = 2

@@ -3,7 +3,8 @@
 - A first round is decisive when the question is single-hop and one document clearly answers it: then the run
   reports without another round.
 - A question composes hops when it describes a subject through another ("the city where...", "the author
-  of...", "X's country"); one that does not, and names no document's title, is single-hop. So is a claim (no
+  of...", "X's country", "the predecessor of National Rail", "the state the Battle of Mine Creek was fought
+  in"); one that does not, and names no document's title, is single-hop. So is a claim (no
   question mark, no wh-word first): it states its subjects, it does not ask for one a hop away.
 - A single-hop question's report is its own search as the hybrid list ranked it (a deeper page and BM25's
   extra hits come after), so it loses nothing against single-shot hybrid search.
@@ -30,6 +31,9 @@ BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:
                     re.IGNORECASE)
 
 
+# "the state the Battle of Mine Creek was fought": a relative clause without its "where", ending in a verb.
+REDUCED = re.compile(r"\bthe [a-z]+ (?:the )?[A-Z][\w' .-]*? (?:is|was|were|are) [a-z]+")
+
 # "the predecessor of National Rail": a role of a named thing is a subject described through another.
 ROLE_OF_NAME = re.compile(r"\b[a-z]+ of (?=[A-Z])")
 
@@ -38,7 +42,8 @@ WH_WORDS = frozenset({"who", "whom", "whose", "what", "which", "when", "where", 
 
 def composed(question: str) -> int:
     """How many subjects the question describes through another (its first word is its own wh-word)."""
-    return len(BRIDGE.findall(question.strip().split(" ", 1)[-1]))
+    body = question.strip().split(" ", 1)[-1]
+    return len(BRIDGE.findall(body)) + len(REDUCED.findall(body))
 
 
 def asks(question: str) -> bool:
