@@ -276,32 +276,35 @@ class HopPlanner:
         """Question words the chain to ``doc`` used: its documents' titles and (``queries``) the queries that
         followed it."""
         words: set[str] = set()
-        seen: set[str] = set()
-        current: str | None = doc
-        while current is not None and current not in seen:
-            seen.add(current)
+        for current, best in self._chain(state, doc):
             words |= set(terms(base_title(state.titles.get(current, ""))))
-            edges = state.edges.get(current)
-            best = max(edges, key=lambda e: (e.link, -e.rank, e.parent)) if edges else None
             if best is not None and queries:
                 words |= set(terms(best.query))
-            current = best.parent if best else None
         # The question's words as its clauses count them: "Love's" is Love.
         return words & {_POSSESSIVE.sub("", t) for t in state.qterms}
 
     def resolved(self, state: State, doc: str) -> set[str]:
         """Question words the chain that reached ``doc`` has already resolved: its documents' titles."""
         words: set[str] = set()
+        for current, _ in self._chain(state, doc):
+            words |= set(terms(base_title(state.titles.get(current, ""))))
+            if self.k.resolve_text and current != doc:
+                words |= set(terms(state.texts.get(current, "")))
+        return words & state.qterms
+
+    @staticmethod
+    def _chain(state: State, doc: str) -> list[tuple[str, Edge | None]]:
+        """``doc`` and the documents before it, each with the edge that reached it (its strongest link)."""
+        chain: list[tuple[str, Edge | None]] = []
         seen: set[str] = set()
         current: str | None = doc
         while current is not None and current not in seen:
             seen.add(current)
-            words |= set(terms(base_title(state.titles.get(current, ""))))
-            if self.k.resolve_text and current != doc:
-                words |= set(terms(state.texts.get(current, "")))
             edges = state.edges.get(current)
-            current = max(edges, key=lambda e: (e.link, -e.rank, e.parent)).parent if edges else None
-        return words & state.qterms
+            best = max(edges, key=lambda e: (e.link, -e.rank, e.parent)) if edges else None
+            chain.append((current, best))
+            current = best.parent if best else None
+        return chain
 
     # --- ranking ----------------------------------------------------------------
 
