@@ -14,9 +14,10 @@ from hopgraph.index.memory import MemoryBackend
 from hopgraph.policies import support
 from hopgraph.policies.builtin import BuiltinPolicy
 from hopgraph.policies.hops import HopPlanner, Knobs, State
-from hopgraph.policies.text import base_title, entity_spans, terms
+from hopgraph.policies.text import base_title, entity_spans
 from hopgraph.policies.transcript import read_transcript
 from tests.scripted import ScriptedChatModel, call, calls
+from tests.support.policy_state import planner_state
 
 QUESTION = "Which river flows through the birth city of the painter of The Copper Lantern?"
 
@@ -245,12 +246,7 @@ def test_three_hop_chain_on_a_real_index(tmp_path: Path) -> None:
 
 
 def _state(question: str, docs: dict[str, tuple[str, str]]) -> State:
-    state = State(question=question, qterms=set(terms(question)))
-    for rank, (doc, (title, text)) in enumerate(docs.items(), start=1):
-        state.titles[doc], state.texts[doc], state.depth[doc] = title, text, 0
-        state.first[doc] = 1.0 / (60 + rank)
-        state.hybrid_rank[doc] = state.text_rank[doc] = rank
-    return state
+    return planner_state(question, docs)
 
 
 def test_the_report_cuts_only_along_a_chain() -> None:

@@ -5,18 +5,13 @@ from __future__ import annotations
 from hopgraph.policies import support
 from hopgraph.policies.hops import HopPlanner, Knobs, State
 from hopgraph.policies.ids_state import Edge, Planned
-from hopgraph.policies.text import name_parts, terms
+from hopgraph.policies.text import name_parts
 from hopgraph.policies.transcript import CallResult, DocHit, Transcript
+from tests.support.policy_state import planner_state
 
 
 def _state(question: str, docs: dict[str, tuple[str, str]], hops_done: int = 2) -> State:
-    state = State(question=question, qterms=set(terms(question)))
-    for rank, (doc, (title, text)) in enumerate(docs.items(), start=1):
-        state.titles[doc], state.texts[doc], state.depth[doc] = title, text, 0
-        state.first[doc] = 1.0 / (60 + rank)
-        state.hybrid_rank[doc] = state.text_rank[doc] = rank
-    state.hops_done = hops_done
-    return state
+    return planner_state(question, docs, hops_done)
 
 
 def test_a_compound_name_lists_its_parts() -> None:

@@ -6,7 +6,7 @@ from hopgraph.policies import support
 from hopgraph.policies.hops import HopPlanner, Knobs, State
 from hopgraph.policies.ids_clauses import clauses, next_clause
 from hopgraph.policies.ids_state import Edge
-from hopgraph.policies.text import terms
+from tests.support.policy_state import planner_state
 
 PUBLIX = ("How many Publix stores are in the state that borders the east of the state where Hello Love's performer "
           "lived in when he died?")
@@ -33,13 +33,7 @@ def test_the_next_clause_is_the_one_enclosing_what_the_chain_resolved() -> None:
 
 
 def _state(question: str, docs: dict[str, tuple[str, str]]) -> State:
-    state = State(question=question, qterms=set(terms(question)))
-    for rank, (doc, (title, text)) in enumerate(docs.items(), start=1):
-        state.titles[doc], state.texts[doc], state.depth[doc] = title, text, 0
-        state.first[doc] = 1.0 / (60 + rank)
-        state.hybrid_rank[doc] = state.text_rank[doc] = rank
-    state.hops_done = 1
-    return state
+    return planner_state(question, docs, hops_done=1)
 
 
 def test_a_later_query_is_the_resolved_entity_with_the_enclosing_clause() -> None:
