@@ -21,7 +21,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 
 from hopgraph.citations import is_tabular
-from hopgraph.policies.text import STOPWORDS, entity_spans, fold, sentences, terms
+from hopgraph.policies.text import STOPWORDS, drop_possessive, entity_spans, fold, sentences, terms
 from hopgraph.policies.transcript import message_text, tool_results
 from hopgraph.state import is_question, question_position
 
@@ -306,7 +306,6 @@ def _clean_span(span: str) -> str:
 
 # A capitalized number word inside a sentence starts the name after it ("Two Dollar Radio", "Three Dog Night").
 _NAME_NUMBER = re.compile(r"\b(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Twelve)\s+$")
-_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def _listed(span: str, start: int, after: str) -> list[tuple[str, int]]:
@@ -330,7 +329,7 @@ def entities(sentence: str, question: str) -> tuple[tuple[str, int], ...]:
         if number and number.start() > 0:
             whole, start = sentence[number.start():start] + whole, number.start()  # "Two Dollar Radio"
         for raw, pos in _listed(whole, start, sentence[start + len(whole):]):
-            span = _POSSESSIVE.sub("", _clean_span(raw))  # "Ezer Weizman's resignation": Ezer Weizman
+            span = drop_possessive(_clean_span(raw))  # "Ezer Weizman's resignation": Ezer Weizman
             if len(span) < 3 or fold(span) in q or fold(span) in STOPWORDS or not any(c.isalpha() for c in span):
                 continue
             if all(fold(w) in q for w in span.split()):

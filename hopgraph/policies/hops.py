@@ -38,13 +38,22 @@ from typing import Any
 from hopgraph.policies import support
 from hopgraph.policies.ids_clauses import clauses, next_clause
 from hopgraph.policies.ids_state import Edge, Knobs, Planned, State
-from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, name_parts, sentences, terms
+from hopgraph.policies.text import (
+    GENERIC_NAMES,
+    base_title,
+    drop_possessive,
+    entity_spans,
+    name_parts,
+    sentences,
+    terms,
+)
 from hopgraph.policies.text import find_phrase as _find
 from hopgraph.policies.text import name_head as _head
 from hopgraph.policies.text import norm as _norm
 from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 
 RRF_K = 60
+# A span's possessive, also the bare apostrophe of "Jones'" (terms never end in one: drop_possessive serves them).
 _POSSESSIVE = re.compile(r"['’]s?$")
 _DISAMBIGUATION = re.compile(r"\(([^)]*)\)\s*$")
 # Rough prompt-token accounting (the graph counts exactly; the policy only plans to stay well below).
@@ -281,7 +290,7 @@ class HopPlanner:
             if best is not None and queries:
                 words |= set(terms(best.query))
         # The question's words as its clauses count them: "Love's" is Love.
-        return words & {_POSSESSIVE.sub("", t) for t in state.qterms}
+        return words & {drop_possessive(t) for t in state.qterms}
 
     def resolved(self, state: State, doc: str) -> set[str]:
         """Question words the chain that reached ``doc`` has already resolved: its documents' titles."""

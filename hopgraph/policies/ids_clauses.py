@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import re
 
-from hopgraph.policies.text import entity_spans, terms
+from hopgraph.policies.text import drop_possessive, entity_spans, terms
 
-_POSSESSIVE = re.compile(r"['’]s$")
 _REDUCED = re.compile(r"\bthe [a-z]+ ((?:the )?[A-Z][\w' .-]*? (?:is|was|were|are) [a-z]+)")
 _OPENER = re.compile(r"\b(?:where|which|that|who|whose|whom|when|of)\b|['’]s\b|,", re.IGNORECASE)
 
@@ -39,24 +38,23 @@ def clauses(question: str) -> list[list[str]]:
     cuts += [m.start(1) for m in _REDUCED.finditer(body, start)]
     cuts = sorted(set(cuts))
     cuts.append(len(body))
-    return [[_POSSESSIVE.sub("", t) for t in terms(body[a:b])] for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
+    return [[drop_possessive(t) for t in terms(body[a:b])] for a, b in zip(cuts, cuts[1:], strict=False) if b > a]
 
 
 def next_clause(question: str, resolved: set[str], named: set[str] | None = None) -> list[str] | None:
     """The words of the clauses next to the ones the chain resolved (``resolved``: question words its documents'
     titles and earlier queries used; ``named``: those of its titles alone), in question order; None when the
     question has one clause or the chain resolved none of them yet."""
-    resolved = {_POSSESSIVE.sub("", t) for t in resolved}
-    named = {_POSSESSIVE.sub("", t) for t in (resolved if named is None else named)}
+    resolved = {drop_possessive(t) for t in resolved}
+    named = {drop_possessive(t) for t in (resolved if named is None else named)}
     segs = [s for s in clauses(question) if s]
     if len(segs) < 2:
         return None
-    # A clause is resolved when the chain used at least half of its words.
-    done = [sum(t in resolved for t in s) * 2 >= len(s) for s in segs]
     # The noun a clause that names a document of the chain describes ("the state" of "the state where X is
     # located", "the author" of "the author of Dead Ernest") is what the entity found there is: resolved too.
     heads = {segs[i - 1][-1] for i in range(1, len(segs)) if sum(t in named for t in segs[i]) * 2 >= len(segs[i])}
     resolved = resolved | heads
+    # A clause is resolved when the chain used at least half of its words.
     done = [sum(t in resolved for t in s) * 2 >= len(s) for s in segs]
     if not any(done):
         return None

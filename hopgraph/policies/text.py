@@ -16,6 +16,7 @@ _SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"'(])")
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 # A run of capitalized words (or numbers inside them), allowing short lowercase joiners.
 _SPAN_TOKEN = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s$")
 
 STOPWORDS = _wordset("""
 a about above after again against all also am an and any are as at be because been before being below between
@@ -65,6 +66,11 @@ def words(text: str) -> list[str]:
 @functools.lru_cache(maxsize=1 << 16)
 def _terms(text: str) -> tuple[str, ...]:
     return tuple(w for w in words(text) if w not in STOPWORDS and len(w) > 1)
+
+
+def drop_possessive(text: str) -> str:
+    """A possessive names its owner: "Love's" -> "Love", "Ezer Weizman's" -> "Ezer Weizman"."""
+    return _POSSESSIVE.sub("", text)
 
 
 def terms(text: str) -> list[str]:
