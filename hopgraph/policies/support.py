@@ -74,10 +74,10 @@ def report(planner: HopPlanner, state: State) -> list[str]:
     a listed document links to it by name. At most ``max_reported``.
     """
     k = planner.k
-    scores = planner.scores(state)
-    ranked = sorted(scores, key=lambda d: (-scores[d], d))[: k.max_reported]
     if single_hop(planner, state):
         return first_ranking(planner, state)[: k.max_reported]
+    scores = planner.scores(state)
+    ranked = sorted(scores, key=lambda d: (-scores[d], d))[: k.max_reported]
     if not ranked or not chained(planner, state, ranked[: k.chain_top]):
         return ranked
     best = scores[ranked[0]]
