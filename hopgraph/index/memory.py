@@ -49,12 +49,9 @@ class MemoryBackend(SearchBackend):
                 matched.append((c, shared))
                 for t in shared:
                     df[t] = df.get(t, 0) + 1
-        hits = []
-        for c, shared in matched:
-            # fsum over sorted terms: the same score in every process, whatever the hash seed.
-            score = math.fsum(math.log(1 + n_docs / df[t]) for t in shared)
-            if score > 0:
-                hits.append(Hit(chunk=c, score=score))
+        # fsum over sorted terms: the same score in every process, whatever the hash seed. Every matched
+        # chunk shares a term, so every score is above zero.
+        hits = [Hit(chunk=c, score=math.fsum(math.log(1 + n_docs / df[t]) for t in shared)) for c, shared in matched]
         hits.sort(key=lambda h: (-h.score, h.chunk.chunk_id))
         return hits[:limit]
 
