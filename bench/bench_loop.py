@@ -80,7 +80,7 @@ def saver(kind: str) -> Iterator[Any]:
             yield lite
 
 
-def floor_graph(checkpointer: Any) -> Any:
+def floor_graph(checkpointer: Any, turns: int) -> Any:
     """generate -> tools -> decide, looping until the turn count is reached; each node next to free."""
     from langgraph.graph import END, START, StateGraph
 
@@ -93,7 +93,7 @@ def floor_graph(checkpointer: Any) -> Any:
         return {"round_searched": True}
 
     def decide(state: State) -> dict[str, Any]:
-        return {"route": "next" if state.get("turns", 0) < FLOOR_TURNS[0] else "stop"}
+        return {"route": "next" if state.get("turns", 0) < turns else "stop"}
 
     def finalize(state: State) -> dict[str, Any]:
         return {"exit_reason": "reported"}
@@ -108,9 +108,6 @@ def floor_graph(checkpointer: Any) -> Any:
                                                                                  "stop": "finalize"})
     builder.add_edge("finalize", END)
     return builder.compile(checkpointer=checkpointer)
-
-
-FLOOR_TURNS = [10]
 
 
 def run_floor(graph: Any, question: str, thread: str | None) -> dict[str, Any]:
@@ -131,14 +128,13 @@ def main() -> int:
     args = ap.parse_args()
 
     context = Context(chat_model=InstantModel(turns=args.turns), backend=corpus(), max_turns=args.turns)
-    FLOOR_TURNS[0] = args.turns
     ways = ("current", "floor")
     per_turn: dict[str, list[float]] = {way: [] for way in ways}
     per_run: dict[str, list[float]] = {way: [] for way in ways}
     # CPU time of the whole process (all threads): on a busy machine it moves far less than wall time.
     cpu_per_turn: dict[str, list[float]] = {way: [] for way in ways}
     with saver(args.checkpointer) as checkpointer:
-        floor = floor_graph(checkpointer)
+        floor = floor_graph(checkpointer, args.turns)
 
         def one(way: str, question: str, thread: str | None) -> dict[str, Any]:
             if way == "floor":
