@@ -24,7 +24,7 @@ class Knobs:
     question_title: float = 0.95
     later_min_link: float = 0.75
     title_link_rank: int = 1
-    child_weight: float = 0.9
+    child_weight: float = 0.85
     rank_decay: float = 0.35
     first_decay: float = 0.35
     strong_link: float = 1.0
