@@ -1,9 +1,8 @@
 """decide: after each round, stop (and why) or go on.
 
 It is also where the run decides the evidence is sufficient: a policy that can tell from the round just run
-that nothing more needs searching reports here, without another model call. When the run goes on, decide
-appends the turn-budget notice to the round's last tool message, so the next model call sees how many turns
-are left (done here rather than in a node of its own: one graph step less per turn).
+that nothing more needs searching reports here, without another model call. When the run goes on, the next
+``generate`` appends the turn-budget notice to the round's last tool message (see ``with_budget_notice`` there).
 """
 
 from __future__ import annotations
@@ -11,12 +10,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from langchain_core.messages import HumanMessage, ToolMessage
+from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
 from hopgraph.errors import ModelSpecError
-from hopgraph.formatting import budget_notice
 from hopgraph.models import make_chat_model, parse_spec
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import NUDGE
@@ -63,18 +61,7 @@ def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return {**update, **stop("thrash")}
     if turns >= limits.max_turns:
         return {**update, **stop("max_turns")}
-    return {**update, "route": NEXT_ROUND, **_with_budget_notice(state, limits.max_turns)}
-
-
-def _with_budget_notice(state: State, max_turns: int) -> dict[str, Any]:
-    """The round's last tool message with the turns left appended (same id: add_messages replaces it)."""
-    messages = state.get("messages") or []
-    if not messages or not isinstance(messages[-1], ToolMessage):
-        return {}
-    last = messages[-1]
-    left = max(max_turns - state.get("turns", 0), 0)
-    content = last.content if isinstance(last.content, str) else str(last.content)
-    return {"messages": [last.model_copy(update={"content": f"{content}\n\n{budget_notice(left, max_turns)}"})]}
+    return {**update, "route": NEXT_ROUND}
 
 
 def _concluded(state: State, context: Context) -> list[str] | None:
