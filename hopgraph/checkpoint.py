@@ -7,6 +7,11 @@ collide with the tables a LangGraph server keeps in the same database.
 
 ``checkpointer`` is the async factory named by ``checkpointer.path`` in langgraph.json;
 ``open_checkpointer`` is the sync twin used by the CLI and the Python API.
+
+SQLite runs in WAL mode (LangGraph's savers set it) with ``synchronous=NORMAL``: a commit is not flushed to the
+disk one by one, which halves the cost of a step (two commits a step, each a flush otherwise). A killed process
+still loses nothing committed (the log is in the operating system's hands); a power cut or an operating-system
+crash may lose the last few steps of a thread, never the file's consistency.
 """
 
 from __future__ import annotations
@@ -24,6 +29,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 
 DEFAULT_SCHEMA = "hopgraph"
 _SCHEMA_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+# Per connection, so set on every one opened (see the module docstring).
+SQLITE_SYNCHRONOUS = "PRAGMA synchronous=NORMAL"
 
 
 def postgres_uri() -> str | None:
@@ -124,6 +131,7 @@ async def checkpointer(
         file = await asyncio.to_thread(_sqlite_file, path)
         async with AsyncSqliteSaver.from_conn_string(file) as lite_saver:
             await lite_saver.setup()
+            await lite_saver.conn.execute(SQLITE_SYNCHRONOUS)
             yield lite_saver
 
 
@@ -168,6 +176,7 @@ def open_checkpointer(
         try:
             lite_saver = SqliteSaver(lite_conn)
             lite_saver.setup()
+            lite_conn.execute(SQLITE_SYNCHRONOUS)
             yield lite_saver
         finally:
             lite_conn.close()
