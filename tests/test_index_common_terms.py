@@ -1,4 +1,4 @@
-"""Common-term pruning of BM25 queries: what is left out, when, and that everything else is untouched."""
+"""The BM25 postings budget: which query terms are left out, when, and that everything else is untouched."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from hopgraph.index.backend import Chunk, Hit, Scope, make_chunk_id
 from hopgraph.index.common import bm25_document, bm25_query
-from hopgraph.index.common_terms import common_terms, prune
+from hopgraph.index.common_terms import may_exceed, prune, term_shares
 from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.embed import get_embedder
 
@@ -41,22 +41,31 @@ def _view(hits: list[Hit]) -> list[tuple[str, float]]:
 
 @pytest.fixture
 def notes(tmp_path: Path) -> Iterator[EdgeBackend]:
-    # Pruning from the first point on, so a small index shows what a large one does.
-    backend = EdgeBackend(tmp_path / "idx", embedder=get_embedder("minilm"), common_terms_from=0)
+    # A budget of 30 postings over 60 notes, so a small index shows what a budget does to a large one.
+    backend = EdgeBackend(tmp_path / "idx", embedder=get_embedder("minilm"), bm25_postings_budget=30)
     _write(backend, _notes(60))
     yield backend
     backend.close()
 
 
-def test_terms_in_most_chunks_are_left_out(notes: EdgeBackend) -> None:
+def test_terms_over_the_budget_are_left_out_most_common_first(notes: EdgeBackend) -> None:
+    # "crane" is in 10 notes (fits 30), "wetland" in all 60 (does not): searched as "crane" alone.
     pruned = notes.text_search("wetland crane", S, 20)
     assert _view(pruned) == _view(notes.text_search("crane", S, 20))
     assert len(pruned) == 10 and all("crane" in h.chunk.text for h in pruned)
-    notes.common_term_share = None
+    notes.bm25_postings_budget = None
     full = notes.text_search("wetland crane", S, 20)
     # Searched with every term, the common one only adds to the scores (and lets other notes in).
     assert len(full) == 20
     assert full[0].score > pruned[0].score
+
+
+def test_terms_that_fit_together_are_all_kept(notes: EdgeBackend) -> None:
+    # Two birds: 10 + 10 postings fit 30.
+    kept = notes.text_search("crane heron", S, 30)
+    notes.bm25_postings_budget = None
+    assert _view(kept) == _view(notes.text_search("crane heron", S, 30))
+    assert len(kept) == 20
 
 
 def test_hybrid_queries_are_pruned_the_same_way(notes: EdgeBackend) -> None:
@@ -66,21 +75,24 @@ def test_hybrid_queries_are_pruned_the_same_way(notes: EdgeBackend) -> None:
         notes.hybrid_vector_search(vec, bm25_query("heron"), S, 10))
 
 
-def test_a_query_of_common_terms_only_is_searched_as_it_is(notes: EdgeBackend) -> None:
+def test_a_query_of_common_terms_only_keeps_one_term(notes: EdgeBackend) -> None:
+    # Both words are in every note: the one kept is the first by term id (their shares tie).
+    kept = min(("wetland", "survey"), key=lambda w: bm25_query(w).indices[0])
     pruned = notes.text_search("wetland survey", S, 10)
-    notes.common_term_share = None
-    assert _view(pruned) == _view(notes.text_search("wetland survey", S, 10))
+    assert _view(pruned) == _view(notes.text_search(kept, S, 10))
     assert len(pruned) == 10
 
 
 def test_small_indexes_keep_every_term(tmp_path: Path) -> None:
     with EdgeBackend(tmp_path / "idx", embedder=get_embedder("minilm")) as backend:
-        assert backend.common_terms_from > 60
+        assert backend.bm25_postings_budget is not None and backend.bm25_postings_budget > 60 * 2
         _write(backend, _notes(60))
         kept = backend.text_search("wetland crane", S, 20)
         assert len(kept) == 20  # "wetland" still counts: every note matches
-        backend.common_term_share = None
+        backend.bm25_postings_budget = None
         assert _view(kept) == _view(backend.text_search("wetland crane", S, 20))
+        # Never sampled: no query of an index this small can exceed the default budget.
+        assert backend._term_shares is None
 
 
 def test_a_write_renews_the_estimate(notes: EdgeBackend) -> None:
@@ -93,20 +105,30 @@ def test_a_write_renews_the_estimate(notes: EdgeBackend) -> None:
     assert all("heron" in h.chunk.text for h in after)
 
 
-def test_common_terms_counts_chunks_not_occurrences() -> None:
+def test_term_shares_count_chunks_not_occurrences() -> None:
     sample = [[1, 2, 2, 2], [1, 3], [1, 4], [5]]
-    assert common_terms(sample, 0.5) == frozenset({1})  # in 3 of 4; term 2 is in one chunk, however often
-    assert common_terms(sample, 0.75) == frozenset()  # strictly more than the share
-    assert common_terms([], 0.5) == frozenset()
+    shares = term_shares(sample)
+    assert shares[1] == 0.75 and shares[2] == 0.25  # term 2 is in one chunk, however often
+    assert term_shares([]) == {}
 
 
-def test_prune_keeps_the_query_when_nothing_or_everything_is_common() -> None:
-    assert prune([1, 2, 3], [1.0, 1.0, 1.0], frozenset({2})) == ([1, 3], [1.0, 1.0])
-    assert prune([1, 2], [1.0, 1.0], frozenset({7})) is None
-    assert prune([1, 2], [1.0, 1.0], frozenset({1, 2})) is None
-    assert prune([1, 2], [1.0, 1.0], frozenset()) is None
+def test_prune_keeps_the_rarest_terms_that_fit_in_query_order() -> None:
+    shares = {1: 0.5, 2: 0.01, 3: 0.1, 4: 0.001}
+    # 1,000 points: postings 500 / 10 / 100 / 1; a budget of 120 keeps terms 4, 2 and 3.
+    assert prune([1, 2, 3, 4], [1.0, 2.0, 3.0, 4.0], shares, 1000, 120) == ([2, 3, 4], [2.0, 3.0, 4.0])
+    assert prune([1, 2, 3, 4], [1.0, 2.0, 3.0, 4.0], shares, 1000, 20) == ([2, 4], [2.0, 4.0])
+    assert prune([1, 2], [1.0, 1.0], shares, 1000, 600) is None  # everything fits
+    # The rarest term stays even when it alone is over the budget; a term the sample never saw counts as rare.
+    assert prune([1, 3], [1.0, 1.0], shares, 1000, 5) == ([3], [1.0])
+    assert prune([1, 9], [1.0, 1.0], shares, 1000, 5) == ([9], [1.0])
 
 
-def test_a_share_outside_zero_to_one_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="common_term_share"):
-        EdgeBackend(tmp_path / "idx", embedder=get_embedder("minilm"), common_term_share=1.5)
+def test_may_exceed_only_when_the_index_and_the_query_are_large_enough() -> None:
+    assert not may_exceed(8, 10_000, 100_000)
+    assert may_exceed(8, 20_000, 100_000)
+    assert not may_exceed(1, 10**9, 100_000)  # one term is always searched
+
+
+def test_a_budget_below_one_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="bm25_postings_budget"):
+        EdgeBackend(tmp_path / "idx", embedder=get_embedder("minilm"), bm25_postings_budget=0)

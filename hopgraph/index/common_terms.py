@@ -1,14 +1,17 @@
-"""Query-time pruning of very common BM25 terms in large indexes.
+"""Query-time pruning of common BM25 terms, so that a BM25 query's cost stops growing with the index.
 
-A term that most chunks contain adds almost nothing to a BM25 score (its IDF is below ln 2 once it is in
-half the chunks, against about 4.6 for a term in one chunk of a hundred), yet the engine must walk its
-posting list, which grows with the index: such terms make a BM25 query cost linear in the corpus. The
-backend leaves them out of the query vector once the index is large (``DEFAULT_FROM`` points) and keeps
-at least one term, so a query made only of common terms is searched as it is.
+A BM25 query walks the posting list of every term it holds, so its cost is the number of chunks holding its
+terms, and that grows linearly with the index. The longest lists belong to the most common terms, whose IDF
+is the lowest (below ln 2 for a term in half the chunks, about 4.6 for a term in one chunk of a hundred), so
+they move a score least. The backend keeps a query's rarest terms while their estimated postings fit a budget
+(``DEFAULT_BUDGET``) and leaves the rest out, the most common first; the rarest term is always kept. An index
+smaller than the budget divided by the query's length can never exceed it, so small indexes search every
+term and are never sampled.
 
-Which terms are common is estimated from the BM25 vectors of a random sample of chunks (``SAMPLE``), the
-whole index when it is smaller: with 2,000 chunks the share of chunks holding a term is known to about
-one point either way. The estimate is made at the first query after a write and kept until the next one.
+How many chunks hold a term is estimated from the BM25 vectors of a random sample of chunks (``SAMPLE``; the
+whole index when it is smaller): with 2,000 chunks a term's share is known to about one point either way, and
+a term missing from the sample is rare enough to keep. The estimate is made at the first query after a write
+and kept until the next one.
 """
 
 from __future__ import annotations
@@ -16,33 +19,41 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-# Terms in more than this share of the chunks are left out of BM25 queries.
-DEFAULT_SHARE = 0.5
-# From this many points on; below it BM25 is cheap and every term is kept.
-DEFAULT_FROM = 100_000
+# Postings a BM25 query may walk: about a millisecond of engine time on a 2-core machine
+# (docs/benchmarks-index.md, "BM25 postings budget").
+DEFAULT_BUDGET = 100_000
 SAMPLE = 2000
 
 
-def common_terms(sample: Iterable[Sequence[int]], share: float) -> frozenset[int]:
-    """Term ids held by more than ``share`` of the sampled chunks (each given by its vector's term ids)."""
+def term_shares(sample: Iterable[Sequence[int]]) -> dict[int, float]:
+    """For every term of the sample (each chunk given by its vector's term ids), the share of chunks holding it."""
     df: Counter[int] = Counter()
     size = 0
     for indices in sample:
         size += 1
         df.update(set(indices))
-    if not size:
-        return frozenset()
-    return frozenset(term for term, n in df.items() if n > share * size)
+    return {term: n / size for term, n in df.items()} if size else {}
+
+
+def may_exceed(terms: int, points: int, budget: int) -> bool:
+    """Whether a query of ``terms`` terms could walk more than ``budget`` postings in an index of ``points``."""
+    return terms > 1 and terms * points > budget
 
 
 def prune(
-    indices: Sequence[int], values: Sequence[float], common: frozenset[int]
+    indices: Sequence[int], values: Sequence[float], shares: dict[int, float], points: int, budget: int
 ) -> tuple[list[int], list[float]] | None:
-    """The query vector's terms and weights without its common terms, or None to keep it as it is (no common
-    term in it, or nothing but common terms)."""
-    if not common:
+    """The query's rarest terms (and their weights, in the query's order) whose estimated postings fit
+    ``budget``, or None when every term fits. The rarest term is kept whatever its postings."""
+    by_rarity = sorted(range(len(indices)), key=lambda k: (shares.get(indices[k], 0.0), indices[k]))
+    kept: list[int] = []
+    postings = 0.0
+    for k in by_rarity:
+        postings += shares.get(indices[k], 0.0) * points
+        if kept and postings > budget:
+            break
+        kept.append(k)
+    if len(kept) == len(indices):
         return None
-    keep = [(i, v) for i, v in zip(indices, values, strict=True) if i not in common]
-    if not keep or len(keep) == len(indices):
-        return None
-    return [i for i, _ in keep], [float(v) for _, v in keep]
+    kept.sort()
+    return [indices[k] for k in kept], [float(values[k]) for k in kept]

@@ -124,8 +124,9 @@ class EdgeBackend(VectorBackend):
 
     ``hnsw_ef``: the HNSW search breadth; ``None`` (default) sets it by the index's size (:func:`default_hnsw_ef`).
 
-    ``common_term_share``: from ``common_terms_from`` points on, BM25 queries leave out the terms held by
-    more than this share of the chunks (see :mod:`hopgraph.index.common_terms`); ``None`` keeps every term.
+    ``bm25_postings_budget``: the postings a BM25 query may walk; a query whose terms' estimated postings
+    exceed it keeps its rarest terms that fit (see :mod:`hopgraph.index.common_terms`). ``None`` keeps every
+    term at any size.
     """
 
     def __init__(
@@ -137,8 +138,7 @@ class EdgeBackend(VectorBackend):
         exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
         hnsw_ef: int | None = None,
         prefetch: int = DEFAULT_PREFETCH,
-        common_term_share: float | None = common_terms.DEFAULT_SHARE,
-        common_terms_from: int = common_terms.DEFAULT_FROM,
+        bm25_postings_budget: int | None = common_terms.DEFAULT_BUDGET,
     ) -> None:
         import qdrant_edge as qe
 
@@ -148,10 +148,9 @@ class EdgeBackend(VectorBackend):
         self.exact_threshold = exact_threshold
         self.hnsw_ef = hnsw_ef
         self.prefetch = prefetch
-        if common_term_share is not None and not 0 < common_term_share <= 1:
-            raise ValueError(f"common_term_share must be in (0, 1] or None, not {common_term_share!r}")
-        self.common_term_share = common_term_share
-        self.common_terms_from = common_terms_from
+        if bm25_postings_budget is not None and bm25_postings_budget < 1:
+            raise ValueError(f"bm25_postings_budget must be at least 1 or None, not {bm25_postings_budget!r}")
+        self.bm25_postings_budget = bm25_postings_budget
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -162,8 +161,8 @@ class EdgeBackend(VectorBackend):
         self._lock = threading.RLock()
         # Scopes whose filter matches every point; cleared by every write (see _scope_filter).
         self._whole_index_scopes: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
-        # BM25 terms held by most chunks, estimated at the first query after a write (see _bm25_query).
-        self._common: frozenset[int] | None = None
+        # Share of chunks holding each BM25 term, estimated at the first query after a write (see _bm25_query).
+        self._term_shares: dict[int, float] | None = None
         try:
             if embedder is None:
                 embedder = os.environ.get("HOPGRAPH_EMBEDDER") or self._built_with()
@@ -308,20 +307,21 @@ class EdgeBackend(VectorBackend):
         return None if whole else self._filter(scope)
 
     def _bm25_query(self, sparse: Any) -> Any:
-        """The BM25 query vector as searched: without very common terms once the index is large."""
-        share = self.common_term_share
-        if share is None or self._points < self.common_terms_from:
+        """The BM25 query vector as searched: without its most common terms when they would walk more postings
+        than the budget allows."""
+        budget = self.bm25_postings_budget
+        if budget is None or not common_terms.may_exceed(len(sparse.indices), self._points, budget):
             return sparse
         with self._lock:
-            if self._common is None:
+            if self._term_shares is None:
                 qe = self._qe
                 req = qe.QueryRequest(limit=common_terms.SAMPLE, query=qe.Sample.Random, with_payload=False,
                                       with_vector=[SPARSE])
                 sample = self._call(lambda s: s.query(req))
-                self._common = common_terms.common_terms(
-                    (p.vector[SPARSE].indices for p in sample if p.vector and SPARSE in p.vector), share)
-            common = self._common
-        pruned = common_terms.prune(list(sparse.indices), list(sparse.values), common)
+                self._term_shares = common_terms.term_shares(
+                    p.vector[SPARSE].indices for p in sample if p.vector and SPARSE in p.vector)
+            shares = self._term_shares
+        pruned = common_terms.prune(list(sparse.indices), list(sparse.values), shares, self._points, budget)
         return sparse if pruned is None else self._qe.SparseVector(*pruned)
 
     def _dense_params(self) -> Any:
@@ -456,7 +456,7 @@ class EdgeBackend(VectorBackend):
     def _write(self, operation: Any) -> None:
         with self._lock:
             self._whole_index_scopes.clear()
-            self._common = None
+            self._term_shares = None
             self._call(lambda s: s.update(operation))
 
     def _mark_if_complete(self, c: Chunk) -> None:
