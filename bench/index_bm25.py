@@ -1,4 +1,4 @@
-"""BM25 cost against size when queries hold words most chunks contain, with and without common-term pruning.
+"""BM25 cost against size when queries hold words most chunks contain, with and without the postings budget.
 
     PYTHONPATH=. python bench/index_bm25.py --sizes 10000,100000,1000000
 
@@ -8,8 +8,10 @@ are three words of a stored chunk, so most hold one or more of them. Points carr
 payload only (no dense vector: this is the BM25 list alone), written in batches as they are generated.
 
 Every size is built, then ``sparse_vector_search`` runs three ways, taking turns query by query and size by
-size: every term (``common_term_share=None``), the backend's default (terms in over half the chunks left out
-from 100,000 points on) and terms in over a fifth left out (from any size). Top-10 overlap is against every term.
+size: every term (``bm25_postings_budget=None``), the backend's default budget (a query keeps its rarest terms
+whose estimated postings fit 100,000) and a tighter budget of 50,000. A three-word query can exceed a budget
+only from a third of it in points, so the smallest size searches every term whatever the budget. Top-10
+overlap is against every term; terms left out are counted from the query vector each way searches.
 """
 
 from __future__ import annotations
@@ -28,17 +30,18 @@ from _common import SCOPE, RssWatch, load_avg, machine, pct, status_mb
 
 from hopgraph.index.backend import Chunk, make_chunk_id, point_id
 from hopgraph.index.common import SPARSE, bm25_document, bm25_query, chunk_payload
-from hopgraph.index.common_terms import DEFAULT_FROM, DEFAULT_SHARE
+from hopgraph.index.common_terms import DEFAULT_BUDGET
 from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.embed import get_embedder
 
 VOCAB = [f"term{i}" for i in range(20000)]
 BATCH = 5000
-# (label, common_term_share, common_terms_from)
-WAYS: list[tuple[str, float | None, int]] = [
-    ("every term", None, 0),
-    (f"default: over {DEFAULT_SHARE:.0%} left out from {DEFAULT_FROM:,} points", DEFAULT_SHARE, DEFAULT_FROM),
-    ("over 20% left out", 0.2, 0),
+TIGHT = 50_000
+# (label, bm25_postings_budget)
+WAYS: list[tuple[str, int | None]] = [
+    ("every term", None),
+    (f"default budget {DEFAULT_BUDGET:,}", DEFAULT_BUDGET),
+    (f"budget {TIGHT:,}", TIGHT),
 ]
 
 
@@ -86,7 +89,7 @@ def main() -> int:
     ap.add_argument("--workdir", type=Path)
     args = ap.parse_args()
     sizes = sorted(int(x) for x in args.sizes.split(",") if x)
-    print(f"# BM25 cost against size, common terms\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+    print(f"# BM25 cost against size, postings budget\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
           f"{machine()}\n", flush=True)
     tmp = tempfile.TemporaryDirectory(prefix="hopgraph-bm25-", dir=args.workdir)
     rng = np.random.default_rng(args.seed)
@@ -100,14 +103,14 @@ def main() -> int:
         qsparse[n] = [bm25_query(" ".join(words.choice(builds[n]["picked"][k].split(), 3, replace=False)))
                       for k in picks]
 
-    def run(n: int, way: tuple[str, float | None, int], j: int) -> tuple[float, list[str]]:
+    def run(n: int, way: tuple[str, int | None], j: int) -> tuple[float, list[str]]:
         b = backends[n]
-        b.common_term_share, b.common_terms_from = way[1], way[2]
+        b.bm25_postings_budget = way[1]  # the share estimate does not depend on it, so it is kept
         t0 = time.perf_counter()
         hits = b.sparse_vector_search(qsparse[n][j], SCOPE, 10)
         return (time.perf_counter() - t0) * 1000, [h.chunk.chunk_id for h in hits]
 
-    for n in sizes:  # warm up, and the common-term estimates
+    for n in sizes:  # warm up, and the term-share estimates
         for way in WAYS:
             for j in range(args.queries):
                 run(n, way, j)
@@ -119,13 +122,14 @@ def main() -> int:
                 ms, ids = run(n, way, j)
                 lat[n, way[0]].append(ms)
                 top[n, way[0]].append(ids)
-    commons = {}
+    # Per size and budget: terms left out per query on average, and the share of queries losing any.
+    left_out: dict[tuple[int, str], tuple[float, float]] = {}
     for n in sizes:
         b = backends[n]
-        b.common_term_share, b.common_terms_from = 0.5, 0
-        b._common = None
-        b._bm25_query(qsparse[n][0])  # makes the estimate
-        commons[n] = len(b._common or ())
+        for way in WAYS[1:]:
+            b.bm25_postings_budget = way[1]
+            lost = [len(q.indices) - len(b._bm25_query(q).indices) for q in qsparse[n]]
+            left_out[n, way[0]] = statistics.mean(lost), sum(x > 0 for x in lost) / len(lost)
     end_load, rss = load_avg(), status_mb("VmRSS", "RssAnon")
     for b in backends.values():
         b.close()
@@ -133,19 +137,23 @@ def main() -> int:
 
     print(f"{args.queries} queries of three words of a stored chunk, limit 10; load avg at the end {end_load}; "
           f"RSS with all sizes open {rss['VmRSS']:.0f} MB (anonymous {rss['RssAnon']:.0f} MB)\n")
-    print("Wall ms p50 / p95; top-10 overlap with every term; time: median of per-query ratios to every term.\n")
-    print("| points | terms in over half the chunks | " + " | ".join(w[0] for w in WAYS) +
-          " | default: overlap / time | over 20%: overlap / time | load + optimize s |")
-    print("|---:|---:|" + "---:|" * len(WAYS) + "---:|---:|---:|")
+    print("Wall ms p50 / p95; terms left out: mean per query / share of queries losing any; top-10 overlap with "
+          "every term; time: median of per-query ratios to every term.\n")
+    budgets = [w[0].removeprefix("default ") for w in WAYS[1:]]
+    print("| points | " + " | ".join(f"{b}: terms left out" for b in budgets) + " | " +
+          " | ".join(w[0] for w in WAYS) + " | " + " | ".join(f"{b}: overlap / time" for b in budgets) +
+          " | load + optimize s |")
+    print("|---:|" + "---:|" * (2 * len(budgets) + len(WAYS) + 1))
     for n in sizes:
-        cells = [f"{pct(lat[n, w[0]], 50):.2f} / {pct(lat[n, w[0]], 95):.2f}" for w in WAYS]
+        cells = [f"{left_out[n, w[0]][0]:.2f} / {left_out[n, w[0]][1]:.0%}" for w in WAYS[1:]]
+        cells += [f"{pct(lat[n, w[0]], 50):.2f} / {pct(lat[n, w[0]], 95):.2f}" for w in WAYS]
         base = WAYS[0][0]
         for w in WAYS[1:]:
             overlap = statistics.mean(len(set(a) & set(b)) / max(len(b), 1)
                                       for a, b in zip(top[n, w[0]], top[n, base], strict=True))
             ratio = statistics.median(a / b for a, b in zip(lat[n, w[0]], lat[n, base], strict=True))
             cells.append(f"{overlap:.3f} / {ratio:.2f}")
-        print(f"| {n} | {commons[n]} | " + " | ".join(cells) +
+        print(f"| {n} | " + " | ".join(cells) +
               f" | {builds[n]['load_s'] + builds[n]['optimize_s']:.0f} |")
     print(flush=True)
     return 0

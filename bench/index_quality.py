@@ -19,12 +19,15 @@ import numpy as np
 from _common import SETS, default_data, load_queries, machine, pct
 
 from hopgraph.index.backend import Scope
+from hopgraph.index.common import bm25_query, clean_text, parse_text_query
+from hopgraph.index.common_terms import DEFAULT_BUDGET
 from hopgraph.index.edge import EdgeBackend, int8_vectors
 from hopgraph.index.embed import MiniLMEmbedder, get_embedder
 from hopgraph.index.ingest import ingest_beir
 
-# Common-term shares whose quality cost is measured (the backend's default is 0.5, from 100,000 points).
-PRUNE_SHARES = (0.5, 0.2)
+# Index sizes at which the postings budget's quality cost is measured. Pruning compares a term's share of
+# chunks times the points with the budget, so a budget B at N points prunes as B * n / N does at n points.
+BUDGET_AT = (300_000, 1_000_000)
 
 
 def bench_quality(
@@ -43,27 +46,29 @@ def bench_quality(
         queries, qrels = load_queries(folder)
         evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.10", "recall.5", "recall.2"})
         default = backend.embedder
-        # (label, search, query model, common-term share or None): the last modes force common-term pruning,
-        # which the backend applies only from common_terms_from points on, to show what it costs here.
-        modes: list[tuple[str, Any, Any, float | None]] = [
+        # (label, search, query model, index size the budget is scaled to or None): the last modes shrink the
+        # budget so that these small indexes prune as one of that size would, to show what it costs.
+        modes: list[tuple[str, Any, Any, int | None]] = [
             ("BM25", backend.text_search, default, None),
             ("dense, float queries", backend.dense_search, float_queries, None),
             ("hybrid, float queries", backend.search, float_queries, None),
             ("dense, int8 queries", backend.dense_search, int8_queries, None),
             ("hybrid, int8 queries", backend.search, int8_queries, None),
         ]
-        for forced in PRUNE_SHARES:
-            modes += [(f"BM25, terms in over {forced:.0%} of chunks left out", backend.text_search, default, forced),
-                      (f"hybrid, int8 queries, terms in over {forced:.0%} left out", backend.search, int8_queries,
-                       forced)]
+        for size in BUDGET_AT:
+            label = f"budget as at {size / 1e6:g}M points"
+            modes += [(f"BM25, {label}", backend.text_search, default, size),
+                      (f"hybrid, int8 queries, {label}", backend.search, int8_queries, size)]
         tops: dict[str, dict[str, list[str]]] = {}
-        for mode, fn, query_embedder, share in modes:
+        for mode, fn, query_embedder, at in modes:
             # Same index, same document vectors: only the model that embeds the query changes.
             backend.embedder = query_embedder
-            saved = backend.common_term_share, backend.common_terms_from
-            backend.common_term_share, backend.common_terms_from = share, (0 if share else saved[1])
+            saved = backend.bm25_postings_budget
+            if at:
+                backend.bm25_postings_budget = max(1, round(DEFAULT_BUDGET * backend.count() / at))
             run: dict[str, dict[str, float]] = {}
             top: dict[str, list[str]] = {}
+            pruned = 0
             for qid, text in queries.items():
                 # Plain query text: quotes or dashes in a claim are not operators here.
                 q = text
@@ -74,9 +79,13 @@ def bench_quality(
                 for rank, h in enumerate(hits):
                     run[qid].setdefault(h.doc_id, float(len(hits) - rank))
                 top[qid] = [h.chunk.chunk_id for h in hits[:10]]
-            common = len(backend._common or ()) if share else 0
+                if at:
+                    # The BM25 vector this mode's search builds, against the one it searched.
+                    sparse = bm25_query(parse_text_query(clean_text(q)).positive_text if mode.startswith("BM25")
+                                        else clean_text(q))
+                    pruned += len(backend._bm25_query(sparse).indices) < len(sparse.indices)
             backend.embedder = default
-            backend.common_term_share, backend.common_terms_from = saved
+            backend.bm25_postings_budget = saved
             tops[mode] = top
             res = evaluator.evaluate(run)
             row = {
@@ -85,9 +94,9 @@ def bench_quality(
                 "r2": statistics.mean(r["recall_2"] for r in res.values()),
                 "r5": statistics.mean(r["recall_5"] for r in res.values()),
             }
-            if share:
+            if at:
                 plain = tops["BM25" if mode.startswith("BM25") else "hybrid, int8 queries"]
-                row["common_terms"] = common
+                row["pruned"] = pruned / len(queries)
                 row["changed_top10"] = sum(top[q] != plain[q] for q in top) / len(top)
             rows.append(row)
     return rows
@@ -156,12 +165,14 @@ def bench_real_recall(ready: dict[str, EdgeBackend], data: Path, workdir: Path) 
 
 def print_quality(rows: list[dict[str, Any]]) -> None:
     print("## Single-shot quality (one query, no agent loop; BEIR docs as whole chunks)\n")
-    print("Rows that leave common terms out force it on these small indexes; the last column gives how many terms "
-          "were left out and the share of queries whose top 10 changed against the same mode with every term.\n")
-    print("| set | queries | mode | nDCG@10 | R@2 | R@5 | common terms / top 10 changed |")
+    print(f"Rows with a budget \"as at\" a size scale the BM25 postings budget ({DEFAULT_BUDGET:,} by default) by "
+          "the set's points over that size, so these small indexes leave out the terms an index of that size would; "
+          "the last column gives the share of queries that lost a term and the share whose top 10 changed against "
+          "the same mode with every term.\n")
+    print("| set | queries | mode | nDCG@10 | R@2 | R@5 | queries pruned / top 10 changed |")
     print("|---|---:|---|---:|---:|---:|---:|")
     for r in rows:
-        extra = f"{r['common_terms']} / {r['changed_top10']:.1%}" if "common_terms" in r else ""
+        extra = f"{r['pruned']:.1%} / {r['changed_top10']:.1%}" if "pruned" in r else ""
         print(f"| {r['set']} | {r['queries']} | {r['mode']} | {r['ndcg10']:.3f} | {r['r2']:.3f} | {r['r5']:.3f} | "
               f"{extra} |")
     print(flush=True)
