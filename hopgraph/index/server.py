@@ -10,12 +10,14 @@ import contextlib
 import functools
 import os
 import threading
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 
+from hopgraph.index import common_terms
 from hopgraph.index.backend import (
     BackendError,
     Chunk,
@@ -44,11 +46,16 @@ T = TypeVar("T")
 DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
 _FACET_LIMIT = 100_000
+# How long the point count and term shares behind the BM25 postings budget are trusted: other clients may
+# write to a shared collection, and this backend only sees its own writes.
+TERM_STATS_TTL_S = 300.0
 
 
 class ServerBackend(VectorBackend):
     """``url``/``api_key`` default to QDRANT_URL / QDRANT_API_KEY; ``client`` injects a ready
-    ``QdrantClient`` (tests use ``QdrantClient(":memory:")``). ``score_band`` as in EdgeBackend."""
+    ``QdrantClient`` (tests use ``QdrantClient(":memory:")``). ``score_band`` and ``bm25_postings_budget`` as in
+    EdgeBackend; the point count and term shares behind the budget are renewed after this backend's own writes
+    and every ``TERM_STATS_TTL_S`` seconds."""
 
     def __init__(
         self,
@@ -63,6 +70,7 @@ class ServerBackend(VectorBackend):
         score_band: float | None = None,
         prefetch: int = DEFAULT_PREFETCH,
         hnsw_ef: int | None = None,
+        bm25_postings_budget: int | None = common_terms.DEFAULT_BUDGET,
         create: bool = True,
     ) -> None:
         from qdrant_client import QdrantClient
@@ -73,6 +81,12 @@ class ServerBackend(VectorBackend):
         self.score_band = score_band
         self.prefetch = prefetch
         self.hnsw_ef = hnsw_ef
+        if bm25_postings_budget is not None and bm25_postings_budget < 1:
+            raise ValueError(f"bm25_postings_budget must be at least 1 or None, not {bm25_postings_budget!r}")
+        self.bm25_postings_budget = bm25_postings_budget
+        # (when counted, points, term shares or None until a query needs them); see _term_stats.
+        self._stats: tuple[float, int, dict[int, float] | None] | None = None
+        self._stats_lock = threading.Lock()
         self._lock = threading.Lock()
         self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder)
         if client is not None:
@@ -181,6 +195,39 @@ class ServerBackend(VectorBackend):
 
         return qm.SparseVector(indices=list(sv.indices), values=[float(v) for v in sv.values])
 
+    def _bm25_query(self, sparse: Any) -> Any:
+        """The BM25 query vector as searched: without its most common terms when they would walk more postings
+        than the budget allows (see :mod:`hopgraph.index.common_terms`)."""
+        budget = self.bm25_postings_budget
+        if budget is not None and len(sparse.indices) > 1:
+            points, shares = self._term_stats(len(sparse.indices), budget)
+            if shares is not None:
+                pruned = common_terms.prune(list(sparse.indices), list(sparse.values), shares, points, budget)
+                if pruned is not None:
+                    return self._qm.SparseVector(indices=pruned[0], values=pruned[1])
+        return self._sparse(sparse)
+
+    def _term_stats(self, terms: int, budget: int) -> tuple[int, dict[int, float] | None]:
+        """The collection's point count and, when a query of ``terms`` terms may exceed ``budget``, the share of
+        chunks holding each term (from a random sample); counted once and kept for ``TERM_STATS_TTL_S``."""
+        qm, c = self._qm, self._client
+        with self._stats_lock:
+            stats = self._stats
+            if stats is None or time.monotonic() - stats[0] > TERM_STATS_TTL_S:
+                points = int(self._call(lambda: c.count(self.collection, exact=False).count))
+                stats = self._stats = (time.monotonic(), points, None)
+            when, points, shares = stats
+            if not common_terms.may_exceed(terms, points, budget):
+                return points, None
+            if shares is None:
+                sample = self._call(lambda: c.query_points(
+                    self.collection, query=qm.SampleQuery(sample=qm.Sample.RANDOM), limit=common_terms.SAMPLE,
+                    with_payload=False, with_vectors=[SPARSE]).points)
+                shares = common_terms.term_shares(
+                    p.vector[SPARSE].indices for p in sample if isinstance(p.vector, dict) and SPARSE in p.vector)
+                self._stats = (when, points, shares)
+            return points, shares
+
     def _req(self, using: str, query: Any, flt: Any, limit: int, with_payload: Any = True) -> Any:
         qm = self._qm
         return qm.QueryRequest(
@@ -206,7 +253,7 @@ class ServerBackend(VectorBackend):
     ) -> list[Hit]:
         if limit <= 0 or not list(sparse.indices):
             return []
-        req = self._req(SPARSE, self._sparse(sparse), self._filter(scope, extra, must_not), limit)
+        req = self._req(SPARSE, self._bm25_query(sparse), self._filter(scope, extra, must_not), limit)
         return self._trim(self._run([req])[0], limit)
 
     def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
@@ -217,7 +264,7 @@ class ServerBackend(VectorBackend):
         flt = self._filter(scope)
         reqs = [self._req(DENSE, [float(x) for x in vec], flt, depth, ["chunk_id"])]
         if list(sparse.indices):
-            reqs.append(self._req(SPARSE, self._sparse(sparse), flt, depth, ["chunk_id"]))
+            reqs.append(self._req(SPARSE, self._bm25_query(sparse), flt, depth, ["chunk_id"]))
         c = self._client
         res = self._call(lambda: c.query_batch_points(self.collection, requests=reqs))
         # Tied scores share a rank in the fusion, so the server's order among them does not matter.
@@ -274,6 +321,7 @@ class ServerBackend(VectorBackend):
             )
             for ch, d, s in zip(chunks, dense, sparse, strict=True)
         ]
+        self._stats = None
         self._call(lambda: c.upsert(self.collection, points=points, wait=True))
         for key, cs in groups.items():
             if key not in whole:
@@ -293,6 +341,7 @@ class ServerBackend(VectorBackend):
         flt = self._doc_filter(container, doc_id)
         n = int(self._call(lambda: c.count(self.collection, count_filter=flt, exact=True).count))
         if n:
+            self._stats = None
             self._call(lambda: c.delete(self.collection, points_selector=qm.FilterSelector(filter=flt), wait=True))
         return n
 
