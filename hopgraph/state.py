@@ -29,6 +29,11 @@ class OutputState(TypedDict, total=False):
     markers: list[dict[str, Any]]
 
 
+# Where the run goes after ``decide``: the edge reads it, and ``generate`` appends the turn-budget notice when it
+# is the next round.
+FINALIZE, NEXT_ROUND, RETRY = "finalize", "next_round", "retry"
+
+
 class RouteState(TypedDict, total=False):
     """What the edge after ``decide`` reads: only the route, so choosing an edge copies no messages."""
 

@@ -7,13 +7,13 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 
 from hopgraph.config import Context
-from hopgraph.nodes.decide import FINALIZE, NEXT_ROUND, RETRY, decide, route_after_decide
+from hopgraph.nodes.decide import decide, route_after_decide
 from hopgraph.nodes.finalize import finalize
 from hopgraph.nodes.generate import generate
 from hopgraph.nodes.prepare import prepare
 from hopgraph.nodes.tools import tools_node
 from hopgraph.serving.settings import ServedContext, with_served_context
-from hopgraph.state import InputState, OutputState, State
+from hopgraph.state import FINALIZE, NEXT_ROUND, RETRY, InputState, OutputState, State
 
 
 def build_graph(checkpointer: Any = None, *, served: bool = False) -> Any:

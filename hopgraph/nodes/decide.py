@@ -18,11 +18,10 @@ from hopgraph.errors import ModelSpecError
 from hopgraph.models import make_chat_model, parse_spec
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import NUDGE
-from hopgraph.state import NUDGE_FLAG, RouteState, State, last_ai_message
+from hopgraph.state import FINALIZE, NEXT_ROUND, NUDGE_FLAG, RETRY, RouteState, State, last_ai_message
 
 log = logging.getLogger("hopgraph")
 
-FINALIZE, NEXT_ROUND, RETRY = "finalize", "next_round", "retry"
 
 
 def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

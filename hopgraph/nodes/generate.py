@@ -12,10 +12,9 @@ from langgraph.runtime import Runtime
 from hopgraph.config import Context
 from hopgraph.formatting import budget_notice
 from hopgraph.models import bind_tools, invoke_model, make_chat_model
-from hopgraph.nodes.decide import NEXT_ROUND
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import system_prompt
-from hopgraph.state import State
+from hopgraph.state import NEXT_ROUND, State
 from hopgraph.tokens import count_messages
 from hopgraph.tools import tools_for_mode
 
