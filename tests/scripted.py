@@ -53,3 +53,15 @@ class ScriptedChatModel(BaseChatModel):
         # A fresh message every call: a reused object would carry the id the graph gave it last time.
         message = message.model_copy(update={"id": None}, deep=True)
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def search_then_report_context() -> Any:
+    """A Context over a one-document index whose model searches once and then reports."""
+    from hopgraph import Context
+    from hopgraph.index.memory import MemoryBackend
+
+    backend = MemoryBackend()
+    backend.add_text("acme", "Acme contract", "Acme Corp supplies steel bolts. Late delivery penalty 2%.")
+    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme steel"})),
+                                       calls(call("report_helpful_ids", {"ids": ["d1"]}))], repeat_last=True)
+    return Context(chat_model=model, backend=backend)  # type: ignore[arg-type]

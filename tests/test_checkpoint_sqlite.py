@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hopgraph import Context, api
+from hopgraph import api
 from hopgraph.checkpoint import checkpointer, open_checkpointer
-from hopgraph.index.memory import MemoryBackend
-from tests.scripted import ScriptedChatModel, call, calls
+from tests.scripted import search_then_report_context
 
 # sqlite3's numbering of PRAGMA synchronous: 0 OFF, 1 NORMAL, 2 FULL.
 NORMAL = 1
@@ -23,21 +22,13 @@ def sqlite_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DATABASE_URI", raising=False)
 
 
-def _context() -> Context:
-    backend = MemoryBackend()
-    backend.add_text("acme", "Acme contract", "Acme Corp supplies steel bolts. Late delivery penalty 2%.")
-    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme steel"})),
-                                       calls(call("report_helpful_ids", {"ids": ["d1"]}))], repeat_last=True)
-    return Context(chat_model=model, backend=backend)  # type: ignore[arg-type]
-
-
 def test_the_sync_store_commits_without_a_flush_each_and_keeps_threads(tmp_path: Path) -> None:
     db = str(tmp_path / "c.sqlite")
     with open_checkpointer(path=db) as saver:
         conn = saver.conn  # type: ignore[attr-defined]
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == NORMAL
-        assert api.run("Who supplies steel bolts?", context=_context(), checkpointer=saver,
+        assert api.run("Who supplies steel bolts?", context=search_then_report_context(), checkpointer=saver,
                        thread_id="t")["reported_ids"] == ["acme"]
     # A new connection finds the thread as it was left.
     with open_checkpointer(path=db) as saver:

@@ -5,27 +5,18 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from hopgraph import Context, api
-from hopgraph.index.memory import MemoryBackend
+from hopgraph import api
 from hopgraph.tokens import count_messages, count_text
-from tests.scripted import ScriptedChatModel, call, calls
-
-
-def _context() -> Context:
-    backend = MemoryBackend()
-    backend.add_text("acme", "Acme contract", "Acme Corp supplies steel bolts. Late delivery penalty 2%.")
-    model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme steel"})),
-                                       calls(call("report_helpful_ids", {"ids": ["d1"]}))], repeat_last=True)
-    return Context(chat_model=model, backend=backend)  # type: ignore[arg-type]
+from tests.scripted import search_then_report_context
 
 
 def test_the_graph_is_compiled_once_and_each_run_uses_its_own_checkpointer() -> None:
-    api.run("Who supplies steel bolts?", context=_context())
+    api.run("Who supplies steel bolts?", context=search_then_report_context())
     compiled = api._compiled.cache_info().misses
     first, second = InMemorySaver(), InMemorySaver()
-    out = api.run("Who supplies steel bolts?", context=_context(), checkpointer=first, thread_id="t")
+    out = api.run("Who supplies steel bolts?", context=search_then_report_context(), checkpointer=first, thread_id="t")
     assert out["reported_ids"] == ["acme"]
-    api.run("Who supplies steel bolts?", context=_context(), checkpointer=second, thread_id="u")
+    api.run("Who supplies steel bolts?", context=search_then_report_context(), checkpointer=second, thread_id="u")
     assert api._compiled.cache_info().misses == compiled  # no new compilation
     # Each thread went to the checkpointer its run named, and only there.
     assert api.thread_state("t", checkpointer=first)["reported_ids"] == ["acme"]
