@@ -201,6 +201,25 @@ def test_ingest_beir_corpus(backend: EdgeBackend, tmp_path: Path) -> None:
     assert (again.docs, again.unchanged) == (0, 30)
 
 
+def test_ingest_beir_limit_and_progress(backend: EdgeBackend, tmp_path: Path) -> None:
+    corpus = write_corpus(tmp_path / "corpus.jsonl")
+    # The first five lines only; the progress bar counts the lines it is sized by without holding them.
+    rep = ingest_beir(backend, corpus, container="sci", progress=True, limit=5)
+    assert (rep.docs, rep.chunks, rep.skipped) == (5, 5, [])
+    assert sorted(backend.container_documents()) == ["sci"]
+    assert backend.read("doc-4", Scope(("sci",))) is not None and backend.read("doc-5", Scope(("sci",))) is None
+
+
+def test_count_lines_counts_a_last_line_without_newline(tmp_path: Path) -> None:
+    from hopgraph.index.ingest import _count_lines
+
+    for content, expected in ((b"", 0), (b"a\n", 1), (b"a\nb", 2), (b"a\n\nb\n", 3), (b"x" * (3 << 20), 1)):
+        f = tmp_path / "f.jsonl"
+        f.write_bytes(content)
+        with f.open("rb") as fh:
+            assert _count_lines(fh) == expected, content[:10]
+
+
 def test_summary_line() -> None:
     assert summary_line("Title", "First sentence here. Second one.") == "Title: First sentence here."
     assert summary_line("", "No title at all") == "No title at all"

@@ -317,14 +317,22 @@ def ingest_beir(
     chunker = Chunker(chunk_tokens, overlap) if chunk_tokens else None
     signature = chunker.signature if chunker else f"{CHUNKER_VERSION}:beir-whole"
     try:
-        with path.open("rb") as fh:
-            lines = fh.readlines()
+        fh = path.open("rb")
     except OSError as exc:
         report.skipped.append((str(path), f"cannot read: {exc.strerror or exc}"))
         return report
-    if limit is not None:
-        lines = lines[:limit]
-    bar = _progress(len(lines), "doc", progress)
+    try:
+        # Read line by line, never whole: a corpus of a million passages is a gigabyte. Counting the lines
+        # first (in blocks) only sizes the progress bar.
+        total = _count_lines(fh) if progress else None
+        fh.seek(0)
+    except OSError as exc:
+        fh.close()
+        report.skipped.append((str(path), f"cannot read: {exc.strerror or exc}"))
+        return report
+    if limit is not None and total is not None:
+        total = min(total, limit)
+    bar = _progress(total, "doc", progress)
 
     def wrote(n: int) -> None:
         report.chunks += n
@@ -333,7 +341,9 @@ def ingest_beir(
     writer = _Writer(backend, batch, wrote)
     seen: set[str] = set()
     try:
-        for lineno, raw in enumerate(lines, start=1):
+        for lineno, raw in enumerate(fh, start=1):
+            if limit is not None and lineno > limit:
+                break
             bar.update(1)
             if not raw.strip():
                 continue
@@ -366,9 +376,19 @@ def ingest_beir(
         if finish:
             _finish(backend, report)
     finally:
+        fh.close()
         bar.close()
         report.seconds = time.monotonic() - t0
     return report
+
+
+def _count_lines(fh: Any) -> int:
+    """Lines in a binary file, the last one counted whether or not it ends in a newline."""
+    count, last = 0, b"\n"
+    for block in iter(lambda: fh.read(1 << 20), b""):
+        count += block.count(b"\n")
+        last = block[-1:]
+    return count + (last != b"\n")
 
 
 def _one_line(exc: BaseException) -> str:
