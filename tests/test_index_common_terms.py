@@ -181,3 +181,24 @@ def test_a_server_sees_other_clients_writes_once_its_estimate_expires(
     after = reader.text_search("crane heron", S, 200)
     assert _view(after) == _view(reader.text_search("heron", S, 200))
     assert len(after) == len([n for n in _notes(160) if "heron" in n.text])
+
+
+def test_a_server_that_cannot_sample_searches_every_term(tmp_path: Path) -> None:
+    from qdrant_client import QdrantClient
+    from qdrant_client import models as qm
+
+    client = QdrantClient(":memory:")
+    backend = _open("server", tmp_path, client, bm25_postings_budget=30)
+    _write(backend, _notes(60))
+    plain = client.query_points
+
+    def no_sampling(*args: Any, **kwargs: Any) -> Any:
+        if isinstance(kwargs.get("query"), qm.SampleQuery):
+            raise RuntimeError("Unknown query type: sample")
+        return plain(*args, **kwargs)
+
+    client.query_points = no_sampling  # type: ignore[method-assign]
+    kept = backend.text_search("wetland crane", S, 20)
+    backend.bm25_postings_budget = None  # type: ignore[attr-defined]
+    assert _view(kept) == _view(backend.text_search("wetland crane", S, 20))
+    assert len(kept) == 20

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import threading
 import time
@@ -42,6 +43,7 @@ from hopgraph.index.fusion import rrf_ids, score_band, sort_hits
 from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
@@ -220,9 +222,14 @@ class ServerBackend(VectorBackend):
             if not common_terms.may_exceed(terms, points, budget):
                 return points, None
             if shares is None:
-                sample = self._call(lambda: c.query_points(
-                    self.collection, query=qm.SampleQuery(sample=qm.Sample.RANDOM), limit=common_terms.SAMPLE,
-                    with_payload=False, with_vectors=[SPARSE]).points)
+                try:
+                    sample = self._call(lambda: c.query_points(
+                        self.collection, query=qm.SampleQuery(sample=qm.Sample.RANDOM), limit=common_terms.SAMPLE,
+                        with_payload=False, with_vectors=[SPARSE]).points)
+                except BackendError as exc:
+                    # A server without random sampling: search every term rather than fail the search.
+                    log.warning("BM25 postings budget off until the next estimate: %s", exc)
+                    sample = []
                 shares = common_terms.term_shares(
                     p.vector[SPARSE].indices for p in sample if isinstance(p.vector, dict) and SPARSE in p.vector)
                 self._stats = (when, points, shares)
