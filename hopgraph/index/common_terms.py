@@ -25,6 +25,13 @@ DEFAULT_BUDGET = 100_000
 SAMPLE = 2000
 
 
+def checked_budget(budget: int | None) -> int | None:
+    """``budget`` as a backend takes it: a positive number of postings, or None for every term."""
+    if budget is not None and budget < 1:
+        raise ValueError(f"bm25_postings_budget must be at least 1 or None, not {budget!r}")
+    return budget
+
+
 def term_shares(sample: Iterable[Sequence[int]]) -> dict[int, float]:
     """For every term of the sample (each chunk given by its vector's term ids), the share of chunks holding it."""
     df: Counter[int] = Counter()

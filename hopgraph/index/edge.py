@@ -148,9 +148,7 @@ class EdgeBackend(VectorBackend):
         self.exact_threshold = exact_threshold
         self.hnsw_ef = hnsw_ef
         self.prefetch = prefetch
-        if bm25_postings_budget is not None and bm25_postings_budget < 1:
-            raise ValueError(f"bm25_postings_budget must be at least 1 or None, not {bm25_postings_budget!r}")
-        self.bm25_postings_budget = bm25_postings_budget
+        self.bm25_postings_budget = common_terms.checked_budget(bm25_postings_budget)
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

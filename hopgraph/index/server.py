@@ -83,9 +83,7 @@ class ServerBackend(VectorBackend):
         self.score_band = score_band
         self.prefetch = prefetch
         self.hnsw_ef = hnsw_ef
-        if bm25_postings_budget is not None and bm25_postings_budget < 1:
-            raise ValueError(f"bm25_postings_budget must be at least 1 or None, not {bm25_postings_budget!r}")
-        self.bm25_postings_budget = bm25_postings_budget
+        self.bm25_postings_budget = common_terms.checked_budget(bm25_postings_budget)
         # (when counted, points, term shares or None until a query needs them); see _term_stats.
         self._stats: tuple[float, int, dict[int, float] | None] | None = None
         self._stats_lock = threading.Lock()
@@ -201,7 +199,7 @@ class ServerBackend(VectorBackend):
         """The BM25 query vector as searched: without its most common terms when they would walk more postings
         than the budget allows (see :mod:`hopgraph.index.common_terms`)."""
         budget = self.bm25_postings_budget
-        if budget is not None and len(sparse.indices) > 1:
+        if budget is not None:
             points, shares = self._term_stats(len(sparse.indices), budget)
             if shares is not None:
                 pruned = common_terms.prune(list(sparse.indices), list(sparse.values), shares, points, budget)
