@@ -388,6 +388,16 @@ def test_ties_break_by_chunk_id(harness: Harness) -> None:
         assert ids(fn("lighthouse keepers", S, 3)) == ["t1", "t2", "t3"], fn.__name__
 
 
+def test_a_tie_across_the_limit_keeps_the_first_chunk_ids(harness: Harness) -> None:
+    b = harness.backend
+    same = "identical twin documents about lighthouse keepers"
+    b.upsert([chunk(d, same, title="twin") for d in ("t6", "t3", "t5", "t1", "t4", "t2")]
+             + [chunk("best", "lighthouse keepers: the lighthouse keepers of the northern coast", title="keepers")])
+    for fn in (b.search, b.text_search, b.dense_search):
+        found = ids(fn("lighthouse keepers of the northern coast", S, 4))
+        assert found == ["best", "t1", "t2", "t3"], fn.__name__
+
+
 def test_pages_survive(harness: Harness) -> None:
     b = harness.backend
     b.upsert([chunk("pdf", f"page {i} text about orbital mechanics", index=i, count=3, page=i + 1, h="p")

@@ -6,7 +6,7 @@ import pytest
 
 from hopgraph.index.backend import Chunk, Hit, make_chunk_id
 from hopgraph.index.common import is_whole, parse_text_query
-from hopgraph.index.fusion import rrf_fuse, rrf_ids, score_band, sort_hits
+from hopgraph.index.fusion import TIE_REACH, rrf_fuse, rrf_ids, score_band, sort_hits, through_ties, tied_cut
 
 
 def hit(doc: str, score: float, index: int = 0, count: int = 1, h: str = "h") -> Hit:
@@ -82,3 +82,33 @@ def test_is_whole() -> None:
     assert is_whole([hit("a", 1, 0, 2).chunk, hit("a", 1, 1, 2).chunk])
     assert not is_whole([hit("a", 1, 0, 3).chunk, hit("a", 1, 1, 3).chunk])
     assert not is_whole([hit("a", 1, 0, 2, "x").chunk, hit("a", 1, 1, 2, "y").chunk])
+
+
+def test_tied_cut_keeps_the_whole_tie_with_the_last_place() -> None:
+    assert tied_cut([0.9, 0.8, 0.7], 2, 3) == 2  # nothing tied with the second
+    assert tied_cut([0.9, 0.8, 0.8, 0.8, 0.5], 2, 5) == 4
+    assert tied_cut([0.9, 0.8], 2, 3) == 2  # the engine had no more
+    assert tied_cut([0.9, 0.8, 0.8], 2, 4) == 3  # asked for four, got three: the tie ends with the index
+    assert tied_cut([0.9, 0.8, 0.8], 2, 3) is None  # the answer ends inside the tie: it may go on
+    assert tied_cut([0.9, 0.8, 0.8 + 1e-9], 2, 4) == 3  # equal at six decimals
+
+
+def test_through_ties_follows_a_tie_past_the_limit_and_no_further() -> None:
+    scores = [1.0, 0.9] + [0.5] * 30 + [0.1] * 5
+    asked: list[int] = []
+
+    def fetch(n: int) -> list[float]:
+        asked.append(n)
+        return scores[:n]
+
+    assert through_ties(fetch, float, 3) == scores[:32]
+    assert asked == [4, 16, 64]
+    asked.clear()
+    assert through_ties(fetch, float, 1) == [1.0]
+    assert asked == [2]
+
+
+def test_through_ties_stops_at_its_reach() -> None:
+    scores = [0.5] * (TIE_REACH + 100)
+    got = through_ties(lambda n: scores[:n], float, 10)
+    assert len(got) == 10 + TIE_REACH

@@ -3,7 +3,7 @@
 Layout of an index directory::
 
     DIR/lock            exclusive flock held while a process has the index open
-    DIR/hopgraph.json   schema version, embedder name and vector size
+    DIR/hopgraph.json   schema version, embedder name, vector size and the HNSW graph's ef_construct
     DIR/shard/          the qdrant-edge shard (segments + write-ahead log)
 """
 
@@ -45,7 +45,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import rrf_ids, score_band, sort_hits
+from hopgraph.index.fusion import rrf_ids, score_band, sort_hits, through_ties
 from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
@@ -54,9 +54,15 @@ T = TypeVar("T")
 # bench/bench_index.py measures both sides: see docs/benchmarks-index.md.
 DEFAULT_EXACT_THRESHOLD = 10_000
 DEFAULT_HNSW_EF = 128
-# From this many points on, the default hnsw_ef doubles with every tenfold growth, up to HNSW_EF_MAX: at a
-# fixed ef, recall@10 on vectors shaped like real embeddings falls as the index grows (0.999 at 10k, 0.96 at
-# 100k with ef 128; docs/benchmarks-index.md).
+# HNSW graphs are built with this ef_construct. A graph built from longer candidate lists finds the same
+# neighbours with half the search breadth at 1M points (recall@10 0.95 at ef 256 instead of 512), for about
+# 1.6 times the optimize time (docs/benchmarks-index.md, "A better graph").
+HNSW_EF_CONSTRUCT = 200
+# Indexes whose hopgraph.json records no ef_construct were built with this one; they keep it.
+EARLIER_EF_CONSTRUCT = 100
+# From this many points on, the default hnsw_ef grows with every tenfold growth (two-fold for graphs built
+# with HNSW_EF_CONSTRUCT, four-fold for earlier ones), up to HNSW_EF_MAX: at a fixed ef, recall@10 on vectors
+# shaped like real embeddings falls as the index grows (docs/benchmarks-index.md).
 HNSW_EF_GROWS_FROM = 100_000
 HNSW_EF_MAX = 512
 QUANTIZED_OVERSAMPLING = 2.0
@@ -67,15 +73,17 @@ _SCROLL_PAGE = 256
 _FACET_LIMIT = 100_000
 
 
-def default_hnsw_ef(points: int) -> int:
-    """hnsw_ef for an index of ``points`` points: 128 up to 100,000, four times that (512) at 1,000,000 and above.
+def default_hnsw_ef(points: int, ef_construct: int = HNSW_EF_CONSTRUCT) -> int:
+    """hnsw_ef for an index of ``points`` points whose graph was built with ``ef_construct``: 128 up to
+    100,000 points, then 256 at 1,000,000 (512 for graphs built with ef_construct below 200).
 
-    Measured on points shaped like MiniLM embeddings (bench/index_dense_recall.py): recall@10 at 1M is 0.945
-    with ef 256 and 0.961 with ef 512.
+    Measured on points shaped like MiniLM embeddings (bench/index_dense_recall.py, bench/index_scale.py):
+    recall@10 at 1M is at least 0.95 with either pair.
     """
     if points <= HNSW_EF_GROWS_FROM:
         return DEFAULT_HNSW_EF
-    return min(HNSW_EF_MAX, round(DEFAULT_HNSW_EF * 4 ** math.log10(points / HNSW_EF_GROWS_FROM)))
+    growth = 2 if ef_construct >= HNSW_EF_CONSTRUCT else 4
+    return min(HNSW_EF_MAX, round(DEFAULT_HNSW_EF * growth ** math.log10(points / HNSW_EF_GROWS_FROM)))
 
 
 def int8_vectors(qe: Any) -> Any:
@@ -161,6 +169,7 @@ class EdgeBackend(VectorBackend):
         self._whole_index_scopes: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
         # Share of chunks holding each BM25 term, estimated at the first query after a write (see _bm25_query).
         self._term_shares: dict[int, float] | None = None
+        self.ef_construct = HNSW_EF_CONSTRUCT
         try:
             if embedder is None:
                 embedder = os.environ.get("HOPGRAPH_EMBEDDER") or self._built_with()
@@ -197,9 +206,12 @@ class EdgeBackend(VectorBackend):
                     f"it cannot be searched with {name!r} (dim {dim}). Use --embedder {meta.get('embedder')} "
                     "or a new --index."
                 )
+            recorded = meta.get("hnsw_ef_construct")
+            self.ef_construct = recorded if isinstance(recorded, int) and recorded > 0 else EARLIER_EF_CONSTRUCT
             return
         tmp = meta_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "embedder": name, "dim": dim}))
+        tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "embedder": name, "dim": dim,
+                                   "hnsw_ef_construct": self.ef_construct}))
         os.replace(tmp, meta_path)
 
     def _config(self) -> Any:
@@ -207,7 +219,9 @@ class EdgeBackend(VectorBackend):
         return qe.EdgeConfig(
             vectors={DENSE: qe.EdgeVectorParams(size=self.embedder.dim, distance=qe.Distance.Cosine)},
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-            hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=100, full_scan_threshold=10_000),
+            # An index keeps the ef_construct it was created with, so all its segments are alike and the
+            # default search breadth fits them.
+            hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=self.ef_construct, full_scan_threshold=10_000),
             quantization_config=int8_vectors(qe),
             # One search thread per query: on small machines the pool's hand-offs cost more than
             # they save, and concurrent tool calls already bring their own parallelism.
@@ -328,14 +342,14 @@ class EdgeBackend(VectorBackend):
         # Twice the candidates from the int8 vectors, rescored with the originals: recall on real
         # MiniLM vectors stays that of plain HNSW (docs/benchmarks-index.md).
         rescore = self._qe.QuantizationSearchParams(rescore=True, oversampling=QUANTIZED_OVERSAMPLING)
-        ef = self.hnsw_ef if self.hnsw_ef is not None else default_hnsw_ef(self._points)
+        ef = self.hnsw_ef if self.hnsw_ef is not None else default_hnsw_ef(self._points, self.ef_construct)
         return self._qe.SearchParams(hnsw_ef=max(ef, 1), quantization=rescore)
 
     def _dense_request(self, vec: np.ndarray, flt: Any, limit: int, with_payload: Any) -> Any:
         qe = self._qe
         return qe.QueryRequest(
             limit=limit,
-            query=qe.Query.Nearest([float(x) for x in vec], using=DENSE),
+            query=qe.Query.Nearest(np.asarray(vec).tolist(), using=DENSE),
             filter=flt,
             params=self._dense_params(),
             with_payload=with_payload,
@@ -352,6 +366,10 @@ class EdgeBackend(VectorBackend):
             with_vector=False,
         )
 
+    def _query_through_ties(self, request: Callable[[int], Any], limit: int) -> list[Any]:
+        """The engine's best ``limit`` points and all tied with the last of them (see ``fusion.through_ties``)."""
+        return through_ties(lambda n: self._call(lambda s: s.query(request(n))), lambda p: float(p.score), limit)
+
     @staticmethod
     def _hits(points: Sequence[Any]) -> list[Hit]:
         return sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in points])
@@ -362,8 +380,9 @@ class EdgeBackend(VectorBackend):
         if limit <= 0 or self._points == 0:
             return []
         with self._lock:
-            req = self._dense_request(vec, self._scope_filter(scope), limit, True)
-            return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
+            flt = self._scope_filter(scope)
+            points = self._query_through_ties(lambda n: self._dense_request(vec, flt, n, True), limit)
+            return self._trim(self._hits(points), limit)
 
     def sparse_vector_search(
         self, sparse: Any, scope: Scope, limit: int, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()
@@ -372,15 +391,18 @@ class EdgeBackend(VectorBackend):
             return []
         with self._lock:
             flt = self._filter(scope, extra, must_not) if extra or must_not else self._scope_filter(scope)
-            req = self._sparse_request(self._bm25_query(sparse), flt, limit, True)
-            return self._trim(self._hits(self._call(lambda s: s.query(req))), limit)
+            query = self._bm25_query(sparse)
+            points = self._query_through_ties(lambda n: self._sparse_request(query, flt, n, True), limit)
+            return self._trim(self._hits(points), limit)
 
     def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
         """Dense and BM25 lists, fused in Python with RRF (k=60); equal fused scores go by chunk id.
 
-        The lists carry point ids only; payloads are read for the fused top ``limit`` (and
-        anything tied with its last place). Two plain queries beat one query_batch here:
-        the batch hands work to the search pool, which costs more than it saves.
+        The lists carry point ids only; payloads are read for the fused top ``limit`` alone. A tie across
+        a list's last place is cut in the engine's order (fixed for a given index): following it, as the
+        one-list searches do, took a second query for most BM25 lists of the scale benchmark's data. Two
+        plain queries beat one query_batch here: the batch hands work to the search pool, which costs more
+        than it saves.
         """
         if limit <= 0 or self._points == 0:
             return []
@@ -397,16 +419,31 @@ class EdgeBackend(VectorBackend):
         fused = rrf_ids(ranked, len(ranked[0]) + len(ranked[-1]))
         if not fused:
             return []
-        # Everything tied with the last place that fits must be looked at to break the tie by chunk id.
+        top = self._fused_top(fused, limit)
+        records = self._call(lambda s: s.retrieve([uuid.UUID(int=pid) for pid, _ in top], True, False))
+        chunks = {r.id.int: payload_chunk(r.payload or {}) for r in records}
+        hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in top if pid in chunks], 9)
+        return score_band(hits[:limit], self.score_band)
+
+    def _fused_top(self, fused: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
+        """The best ``limit`` of a fused list (point ids as integers), equal fused scores by chunk id.
+
+        Only when more chunks share the last places than fit are chunk ids needed to choose among
+        them; those are read alone, without the rest of the payload.
+        """
         cut = min(limit, len(fused))
         edge = round(fused[cut - 1][1], 9)
-        while cut < len(fused) and round(fused[cut][1], 9) == edge:
-            cut += 1
-        ids = [uuid.UUID(int=pid) for pid, _ in fused[:cut]]
-        records = self._call(lambda s: s.retrieve(ids, True, False))
-        chunks = {r.id.int: payload_chunk(r.payload or {}) for r in records}
-        hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in fused[:cut] if pid in chunks], 9)
-        return score_band(hits[:limit], self.score_band)
+        first, end = cut - 1, cut
+        while first > 0 and round(fused[first - 1][1], 9) == edge:
+            first -= 1
+        while end < len(fused) and round(fused[end][1], 9) == edge:
+            end += 1
+        if end == cut:
+            return fused[:cut]
+        scores = dict(fused[first:end])
+        tied = self._call(lambda s: s.retrieve([uuid.UUID(int=pid) for pid in scores], ["chunk_id"], False))
+        tied.sort(key=lambda r: str((r.payload or {}).get("chunk_id", "")))
+        return fused[:first] + [(r.id.int, scores[r.id.int]) for r in tied[: cut - first]]
 
     # --- SearchBackend ---------------------------------------------------------------
 

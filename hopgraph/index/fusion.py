@@ -6,12 +6,16 @@ way in every process: by chunk id.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from hopgraph.index.backend import Hit
 
 RRF_K = 60
+# Engine scores equal at this many decimals are ties (equal vectors can score a few ulps apart).
+TIE_DIGITS = 6
+# How far past the limit an engine list is followed to find the end of a tie with its last place.
+TIE_REACH = 500
 
 T = TypeVar("T")
 
@@ -83,3 +87,35 @@ def score_band(hits: Sequence[Hit], band: float | None, min_keep: int = 1) -> li
             break
         kept.append(h)
     return kept
+
+
+def tied_cut(scores: Sequence[float], limit: int, asked: int) -> int | None:
+    """How many of an engine's scores (best first, ``asked`` > ``limit`` asked for) to keep: the first ``limit``
+    and every later one tied with the last of them. None when the answer ran out inside that tie, so the tie may
+    go on past it."""
+    if len(scores) <= limit:
+        return len(scores)
+    edge = round(scores[limit - 1], TIE_DIGITS)
+    keep = limit
+    while keep < len(scores) and round(scores[keep], TIE_DIGITS) == edge:
+        keep += 1
+    return None if keep == len(scores) and len(scores) >= asked else keep
+
+
+def through_ties(fetch: Callable[[int], Sequence[T]], score: Callable[[T], float], limit: int) -> list[T]:
+    """An engine's best ``limit`` results and every further one tied with the last of them.
+
+    An engine cuts a tie at its limit in its storage order, which differs between backends and with the order
+    chunks were written; with the whole tie in hand, the caller decides by chunk id. ``fetch(n)`` asks the
+    engine for its best ``n``: first one past the limit, more only while the answer ends inside the tie, up to
+    ``TIE_REACH`` past the limit.
+    """
+    asked = limit + 1
+    while True:
+        got = list(fetch(asked))
+        keep = tied_cut([score(p) for p in got], limit, asked)
+        if keep is not None:
+            return got[:keep]
+        if asked >= limit + TIE_REACH:
+            return got
+        asked = min(limit + TIE_REACH, asked * 4)

@@ -39,7 +39,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import rrf_ids, score_band, sort_hits
+from hopgraph.index.fusion import rrf_ids, score_band, sort_hits, through_ties
 from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
@@ -240,26 +240,32 @@ class ServerBackend(VectorBackend):
             params=self._params() if using == DENSE else None,
         )
 
-    def _run(self, reqs: list[Any]) -> list[list[Hit]]:
+    def _points(self, reqs: list[Any]) -> list[list[Any]]:
         c = self._client
-        res = self._call(lambda: c.query_batch_points(self.collection, requests=reqs))
-        return [sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in r.points])
-                for r in res]
+        return [r.points for r in self._call(lambda: c.query_batch_points(self.collection, requests=reqs))]
+
+    def _hits_through_ties(self, request: Callable[[int], Any], limit: int) -> list[Hit]:
+        """The server's best ``limit`` hits and all tied with the last of them (see ``fusion.through_ties``),
+        best first, ties by chunk id."""
+        points = through_ties(lambda n: self._points([request(n)])[0], lambda p: float(p.score), limit)
+        return self._trim(sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in points]),
+                          limit)
 
     # --- queries with pre-computed vectors ----------------------------------------------
 
     def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
         if limit <= 0:
             return []
-        return self._trim(self._run([self._req(DENSE, [float(x) for x in vec], self._filter(scope), limit)])[0], limit)
+        query, flt = np.asarray(vec).tolist(), self._filter(scope)
+        return self._hits_through_ties(lambda n: self._req(DENSE, query, flt, n), limit)
 
     def sparse_vector_search(
         self, sparse: Any, scope: Scope, limit: int, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()
     ) -> list[Hit]:
         if limit <= 0 or not list(sparse.indices):
             return []
-        req = self._req(SPARSE, self._bm25_query(sparse), self._filter(scope, extra, must_not), limit)
-        return self._trim(self._run([req])[0], limit)
+        query, flt = self._bm25_query(sparse), self._filter(scope, extra, must_not)
+        return self._hits_through_ties(lambda n: self._req(SPARSE, query, flt, n), limit)
 
     def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
         """Two lists (chunk ids only) in one batch request, RRF in Python, then the top payloads."""
@@ -267,17 +273,17 @@ class ServerBackend(VectorBackend):
             return []
         depth = max(self.prefetch, limit)
         flt = self._filter(scope)
-        reqs = [self._req(DENSE, [float(x) for x in vec], flt, depth, ["chunk_id"])]
+        reqs = [self._req(DENSE, np.asarray(vec).tolist(), flt, depth, ["chunk_id"])]
         if list(sparse.indices):
             reqs.append(self._req(SPARSE, self._bm25_query(sparse), flt, depth, ["chunk_id"]))
-        c = self._client
-        res = self._call(lambda: c.query_batch_points(self.collection, requests=reqs))
         # Tied scores share a rank in the fusion, so the server's order among them does not matter.
-        ranked = [[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in r.points] for r in res]
+        ranked = [[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in pts]
+                  for pts in self._points(reqs)]
         fused = rrf_ids(ranked, limit)
         if not fused:
             return []
         ids = [point_id(cid) for cid, _ in fused]
+        c = self._client
         recs = self._call(lambda: c.retrieve(self.collection, ids=ids, with_payload=True, with_vectors=False))
         chunks = {str(r.id): payload_chunk(r.payload or {}) for r in recs}
         hits = [
