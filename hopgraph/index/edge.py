@@ -398,11 +398,11 @@ class EdgeBackend(VectorBackend):
     def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
         """Dense and BM25 lists, fused in Python with RRF (k=60); equal fused scores go by chunk id.
 
-        The lists carry point ids only; payloads are read for the fused top ``limit`` alone. A tie across
-        a list's last place is cut in the engine's order (fixed for a given index): following it, as the
-        one-list searches do, took a second query for most BM25 lists of the scale benchmark's data. Two
-        plain queries beat one query_batch here: the batch hands work to the search pool, which costs more
-        than it saves.
+        The lists carry point ids only; payloads are read for the fused top ``limit`` (and anything
+        tied with its last place: only a chunk id decides such a tie). A tie across a list's last place
+        is cut in the engine's order (fixed for a given index): following it, as the one-list searches
+        do, took a second query for most BM25 lists of the scale benchmark's data. Two plain queries beat
+        one query_batch here: the batch hands work to the search pool, which costs more than it saves.
         """
         if limit <= 0 or self._points == 0:
             return []
@@ -419,31 +419,16 @@ class EdgeBackend(VectorBackend):
         fused = rrf_ids(ranked, len(ranked[0]) + len(ranked[-1]))
         if not fused:
             return []
-        top = self._fused_top(fused, limit)
-        records = self._call(lambda s: s.retrieve([uuid.UUID(int=pid) for pid, _ in top], True, False))
-        chunks = {r.id.int: payload_chunk(r.payload or {}) for r in records}
-        hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in top if pid in chunks], 9)
-        return score_band(hits[:limit], self.score_band)
-
-    def _fused_top(self, fused: list[tuple[int, float]], limit: int) -> list[tuple[int, float]]:
-        """The best ``limit`` of a fused list (point ids as integers), equal fused scores by chunk id.
-
-        Only when more chunks share the last places than fit are chunk ids needed to choose among
-        them; those are read alone, without the rest of the payload.
-        """
+        # Everything tied with the last place that fits must be looked at to break the tie by chunk id.
         cut = min(limit, len(fused))
         edge = round(fused[cut - 1][1], 9)
-        first, end = cut - 1, cut
-        while first > 0 and round(fused[first - 1][1], 9) == edge:
-            first -= 1
-        while end < len(fused) and round(fused[end][1], 9) == edge:
-            end += 1
-        if end == cut:
-            return fused[:cut]
-        scores = dict(fused[first:end])
-        tied = self._call(lambda s: s.retrieve([uuid.UUID(int=pid) for pid in scores], ["chunk_id"], False))
-        tied.sort(key=lambda r: str((r.payload or {}).get("chunk_id", "")))
-        return fused[:first] + [(r.id.int, scores[r.id.int]) for r in tied[: cut - first]]
+        while cut < len(fused) and round(fused[cut][1], 9) == edge:
+            cut += 1
+        ids = [uuid.UUID(int=pid) for pid, _ in fused[:cut]]
+        records = self._call(lambda s: s.retrieve(ids, True, False))
+        chunks = {r.id.int: payload_chunk(r.payload or {}) for r in records}
+        hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in fused[:cut] if pid in chunks], 9)
+        return score_band(hits[:limit], self.score_band)
 
     # --- SearchBackend ---------------------------------------------------------------
 
