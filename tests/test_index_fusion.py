@@ -93,8 +93,8 @@ def test_tied_cut_keeps_the_whole_tie_with_the_last_place() -> None:
     assert tied_cut([0.9, 0.8, 0.8 + 1e-9], 2, 4) == 3  # equal at six decimals
 
 
-def test_through_ties_follows_a_tie_past_the_limit_and_no_further() -> None:
-    scores = [1.0, 0.9] + [0.5] * 30 + [0.1] * 5
+def test_through_ties_follows_a_tie_past_the_limit_once() -> None:
+    scores = [1.0, 0.9] + [0.5] * 30 + [0.1] * (TIE_REACH + 50)
     asked: list[int] = []
 
     def fetch(n: int) -> list[float]:
@@ -102,13 +102,11 @@ def test_through_ties_follows_a_tie_past_the_limit_and_no_further() -> None:
         return scores[:n]
 
     assert through_ties(fetch, float, 3) == scores[:32]
-    assert asked == [4, 16, 64]
+    assert asked == [4, 3 + TIE_REACH]
     asked.clear()
     assert through_ties(fetch, float, 1) == [1.0]
     assert asked == [2]
-
-
-def test_through_ties_stops_at_its_reach() -> None:
-    scores = [0.5] * (TIE_REACH + 100)
-    got = through_ties(lambda n: scores[:n], float, 10)
-    assert len(got) == 10 + TIE_REACH
+    asked.clear()
+    # A tie longer than the reach: decided among what the second answer holds, with no third query.
+    assert through_ties(fetch, float, 40) == scores[: 40 + TIE_REACH]
+    assert asked == [41, 40 + TIE_REACH]

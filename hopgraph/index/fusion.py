@@ -14,8 +14,9 @@ from hopgraph.index.backend import Hit
 RRF_K = 60
 # Engine scores equal at this many decimals are ties (equal vectors can score a few ulps apart).
 TIE_DIGITS = 6
-# How far past the limit an engine list is followed to find the end of a tie with its last place.
-TIE_REACH = 500
+# How far past the limit an engine list is followed to find the end of a tie with its last place: one more
+# query at most, since on tie-heavy data every further query costs as much as the first.
+TIE_REACH = 100
 
 T = TypeVar("T")
 
@@ -107,15 +108,15 @@ def through_ties(fetch: Callable[[int], Sequence[T]], score: Callable[[T], float
 
     An engine cuts a tie at its limit in its storage order, which differs between backends and with the order
     chunks were written; with the whole tie in hand, the caller decides by chunk id. ``fetch(n)`` asks the
-    engine for its best ``n``: first one past the limit, more only while the answer ends inside the tie, up to
-    ``TIE_REACH`` past the limit.
+    engine for its best ``n``: first one past the limit, and only when that one ties with the last place,
+    ``TIE_REACH`` past it. A tie longer than that is decided among the points that answer holds.
     """
     asked = limit + 1
-    while True:
-        got = list(fetch(asked))
-        keep = tied_cut([score(p) for p in got], limit, asked)
-        if keep is not None:
-            return got[:keep]
-        if asked >= limit + TIE_REACH:
-            return got
-        asked = min(limit + TIE_REACH, asked * 4)
+    got = list(fetch(asked))
+    keep = tied_cut([score(p) for p in got], limit, asked)
+    if keep is not None:
+        return got[:keep]
+    asked = limit + TIE_REACH
+    got = list(fetch(asked))
+    keep = tied_cut([score(p) for p in got], limit, asked)
+    return got if keep is None else got[:keep]
