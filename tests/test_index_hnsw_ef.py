@@ -18,7 +18,7 @@ from hopgraph.index.embed import get_embedder
 
 def test_default_ef_grows_with_the_index_and_is_capped() -> None:
     assert default_hnsw_ef(0) == default_hnsw_ef(100_000) == DEFAULT_HNSW_EF == 128
-    assert default_hnsw_ef(1_000_000) == 256  # twice as much for every tenfold growth past 100k
+    assert default_hnsw_ef(1_000_000) == 320  # 2.5 times as much for every tenfold growth past 100k
     sizes = [150_000, 300_000, 600_000, 1_000_000, 3_000_000]
     efs = [default_hnsw_ef(n) for n in sizes]
     assert efs == sorted(efs) and len(set(efs)) == len(efs)
@@ -37,7 +37,7 @@ def test_backend_uses_the_size_rule_unless_ef_is_set(tmp_path: Path) -> None:
         assert backend.hnsw_ef is None
         assert backend._dense_params().hnsw_ef == DEFAULT_HNSW_EF
         backend._points = 1_000_000  # what the rule sees of a large index
-        assert backend._dense_params().hnsw_ef == 256
+        assert backend._dense_params().hnsw_ef == 320
         backend.hnsw_ef = 64
         assert backend._dense_params().hnsw_ef == 64
         backend._points = 0
