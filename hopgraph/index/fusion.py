@@ -41,14 +41,14 @@ def rrf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, k: int = 
     """RRF over ``(key, engine score)`` lists, each best first; returns ``(key, fused score)``
     best first, equal fused scores by key (keys must be comparable).
 
-    Entries with equal engine scores (at 6 decimals) share the better rank, so the order an
+    Entries with equal engine scores (at TIE_DIGITS decimals) share the better rank, so the order an
     engine gives its ties never changes a fused score.
     """
     scores: dict[T, float] = {}
     for ranking in rankings:
         rank, previous = 0, None
         for position, (key, score) in enumerate(ranking, start=1):
-            level = round(score, 6)
+            level = round(score, TIE_DIGITS)
             if level != previous:
                 rank, previous = position, level
             scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
@@ -56,7 +56,7 @@ def rrf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, k: int = 
     return order[: max(limit, 0)]
 
 
-def sort_hits(hits: Sequence[Hit], digits: int = 6) -> list[Hit]:
+def sort_hits(hits: Sequence[Hit], digits: int = TIE_DIGITS) -> list[Hit]:
     """Best first, ties by chunk id (engines may order equal scores arbitrarily).
 
     Scores are compared at ``digits`` decimals: equal vectors can score a few ulps apart
