@@ -23,7 +23,6 @@ from hopgraph.state import FINALIZE, NEXT_ROUND, NUDGE_FLAG, RETRY, RouteState, 
 log = logging.getLogger("hopgraph")
 
 
-
 def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     limits = effective_limits(context, state.get("profile"))
