@@ -32,7 +32,7 @@ import numpy as np
 from _common import SCOPE, SETS, default_data, load_avg, machine, pct
 from index_scale import BATCH, Base, load_base, make_batch, queries
 
-from hopgraph.index.edge import HNSW_EF_CONSTRUCT, EdgeBackend, default_hnsw_ef
+from hopgraph.index.edge import HNSW_EF_CONSTRUCT, HNSW_M, EdgeBackend, default_hnsw_ef
 from hopgraph.index.embed import get_embedder
 
 K = 10
@@ -116,7 +116,7 @@ def main() -> int:
             rows.append((ef, statistics.mean(exact_hits), statistics.mean(near_hits), pct(latencies, 50)))
         backend.close()
     spread = true_sims[:, K - 1] - true_sims[:, 49]
-    print(f"{len(base.vecs)} real documents, {len(qvecs)} real questions; HNSW m 16, "
+    print(f"{len(base.vecs)} real documents, {len(qvecs)} real questions; HNSW m {HNSW_M}, "
           f"ef_construct {HNSW_EF_CONSTRUCT}, int8 copies "
           f"rescored x2; the backend's default ef at this size: {default_hnsw_ef(args.size)}; "
           f"load avg at the end {load_avg()}\n")

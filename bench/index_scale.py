@@ -51,7 +51,7 @@ from _common import (
 
 from hopgraph.index.backend import Chunk, make_chunk_id
 from hopgraph.index.common import DENSE, bm25_document, bm25_query, embed_text
-from hopgraph.index.edge import HNSW_EF_CONSTRUCT, EdgeBackend, default_hnsw_ef
+from hopgraph.index.edge import HNSW_EF_CONSTRUCT, HNSW_M, EdgeBackend, default_hnsw_ef
 from hopgraph.index.embed import get_embedder
 
 BATCH = 5000
@@ -350,7 +350,7 @@ def main() -> int:
         cells = [f"{r[k + '_p50']:.2f} / {r[k + '_p95']:.2f} [{r[k + '_cpu_p50']:.2f}]" for k in KINDS]
         ratios = " / ".join(f"{r[k + '_ratio']:.2f}" for k in KINDS)
         print(f"| {r['n']} | " + " | ".join(cells) + f" | {ratios} |")
-    print(f"\n## Dense recall@10 against exact search (HNSW m 16, ef_construct {HNSW_EF_CONSTRUCT}, int8 copies "
+    print(f"\n## Dense recall@10 against exact search (HNSW m {HNSW_M}, ef_construct {HNSW_EF_CONSTRUCT}, int8 copies "
           "rescored x2)\n")
     print("The backend's default ef by size is in the second column; the latency table above ran with it.\n")
     print("| points | default ef | exact ms/query | " + " | ".join(f"ef {ef}: recall@10 / p50 ms" for ef in efs) + " |")

@@ -24,7 +24,7 @@ from _common import SCOPE, SETS, default_data, load_queries, machine, pct
 
 from hopgraph.index.backend import Chunk, Scope, make_chunk_id
 from hopgraph.index.common import bm25_document, bm25_query
-from hopgraph.index.edge import DEFAULT_EXACT_THRESHOLD, HNSW_EF_CONSTRUCT, EdgeBackend
+from hopgraph.index.edge import DEFAULT_EXACT_THRESHOLD, HNSW_EF_CONSTRUCT, HNSW_M, EdgeBackend
 from hopgraph.index.embed import MiniLMEmbedder, get_embedder, query_precision, resolve_precision
 
 
@@ -229,8 +229,8 @@ def print_search(rows: list[dict[str, Any]], queries: int, threshold: int, preci
     for r in rows:
         print(f"| {r['n']} | {r['hybrid_checked_p50']:.2f} / {r['hybrid_checked_p95']:.2f} | "
               f"{r['hybrid_skipped_p50']:.2f} | {r['filter_ratio']:.2f} |")
-    print(f"\n## Dense: exact vs HNSW (m=16, ef_construct={HNSW_EF_CONSTRUCT}; the backend uses hnsw_ef=128 over int8 "
-          "vector copies, twice the candidates rescored)\n")
+    print(f"\n## Dense: exact vs HNSW (m={HNSW_M}, ef_construct={HNSW_EF_CONSTRUCT}; the backend uses hnsw_ef=128 "
+          "over int8 vector copies, twice the candidates rescored)\n")
     print("| points | exact p50/p95 ms | HNSW ef128 p50/p95 ms | recall@10 ef64 / ef128 / ef256 | "
           "ef64 / ef256 p50 ms | bulk load s | optimize s |")
     print("|---:|---:|---:|---:|---:|---:|---:|")

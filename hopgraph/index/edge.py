@@ -3,7 +3,7 @@
 Layout of an index directory::
 
     DIR/lock            exclusive flock held while a process has the index open
-    DIR/hopgraph.json   schema version, embedder name, vector size and the HNSW graph's ef_construct
+    DIR/hopgraph.json   schema version, embedder name, vector size and how the HNSW graph is built (m, ef_construct)
     DIR/shard/          the qdrant-edge shard (segments + write-ahead log)
 """
 
@@ -54,15 +54,18 @@ T = TypeVar("T")
 # bench/bench_index.py measures both sides: see docs/benchmarks-index.md.
 DEFAULT_EXACT_THRESHOLD = 10_000
 DEFAULT_HNSW_EF = 128
-# HNSW graphs are built with this ef_construct. A graph built from longer candidate lists finds the same
-# neighbours with a narrower search at 1M points (recall@10 at least 0.95 at ef 320 instead of 512), for
-# about 1.3 to 1.6 times the optimize time (docs/benchmarks-index.md, "A better graph").
+# HNSW graphs are built with these links per point (m) and this ef_construct. A graph built from longer
+# candidate lists finds the same neighbours with a narrower search at 1M points, and one with twice the
+# links narrower still: recall@10 0.96 at ef 128 with m 32, where m 16 needs ef 320 (docs/benchmarks-index.md,
+# "A better graph"), for about 1.1 times the optimize time and twice the graph's links in memory.
+HNSW_M = 32
 HNSW_EF_CONSTRUCT = 200
-# Indexes whose hopgraph.json records no ef_construct were built with this one; they keep it.
+# Indexes whose hopgraph.json records no m or no ef_construct were built with these; they keep them.
+EARLIER_M = 16
 EARLIER_EF_CONSTRUCT = 100
-# From this many points on, the default hnsw_ef grows with every tenfold growth (2.5-fold for graphs built
-# with HNSW_EF_CONSTRUCT, four-fold for earlier ones), up to HNSW_EF_MAX: at a fixed ef, recall@10 on vectors
-# shaped like real embeddings falls as the index grows (docs/benchmarks-index.md).
+# From this many points on, the default hnsw_ef grows with every tenfold growth, by how the graph was built
+# (GROWTH_PER_DECADE), up to HNSW_EF_MAX: at a fixed ef, recall@10 on vectors shaped like real embeddings
+# falls as the index grows (docs/benchmarks-index.md).
 HNSW_EF_GROWS_FROM = 100_000
 HNSW_EF_MAX = 512
 QUANTIZED_OVERSAMPLING = 2.0
@@ -73,17 +76,22 @@ _SCROLL_PAGE = 256
 _FACET_LIMIT = 100_000
 
 
-def default_hnsw_ef(points: int, ef_construct: int = HNSW_EF_CONSTRUCT) -> int:
-    """hnsw_ef for an index of ``points`` points whose graph was built with ``ef_construct``: 128 up to
-    100,000 points, then 320 at 1,000,000 (512 for graphs built with ef_construct below 200).
+def default_hnsw_ef(points: int, ef_construct: int = HNSW_EF_CONSTRUCT, m: int = HNSW_M) -> int:
+    """hnsw_ef for an index of ``points`` points whose graph was built with ``m`` and ``ef_construct``: 128 up to
+    100,000 points, then at 1,000,000: 160 for the current graphs (m 32, ef_construct 200), 320 for m 16 and
+    ef_construct 200, 512 for the first graphs (m 16, ef_construct 100).
 
     Measured on points shaped like MiniLM embeddings (bench/index_dense_recall.py, bench/index_scale.py):
-    recall@10 at 1M is 0.95 to 0.96 with either pair (two builds of ef_construct 200 gave 0.948 and 0.957
-    at ef 256, 0.966 at ef 384).
+    recall@10 at 1M is 0.95 to 0.96 with each of these, past 1M the growth is carried on, not measured.
     """
     if points <= HNSW_EF_GROWS_FROM:
         return DEFAULT_HNSW_EF
-    growth = 2.5 if ef_construct >= HNSW_EF_CONSTRUCT else 4
+    if ef_construct < HNSW_EF_CONSTRUCT:
+        growth = 4.0
+    elif m < HNSW_M:
+        growth = 2.5
+    else:
+        growth = 1.25
     return min(HNSW_EF_MAX, round(DEFAULT_HNSW_EF * growth ** math.log10(points / HNSW_EF_GROWS_FROM)))
 
 
@@ -94,6 +102,12 @@ def int8_vectors(qe: Any) -> Any:
     originals (see ``EdgeBackend._dense_params``). Exact search ignores them.
     """
     return qe.ScalarQuantizationConfig(qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Pinned)
+
+
+def _recorded(meta: dict[str, Any], key: str, earlier: int) -> int:
+    """A graph setting recorded in hopgraph.json, or ``earlier`` for indexes created before it was recorded."""
+    value = meta.get(key)
+    return value if isinstance(value, int) and value > 0 else earlier
 
 
 def _lock_dir(path: Path) -> int:
@@ -171,6 +185,7 @@ class EdgeBackend(VectorBackend):
         # Share of chunks holding each BM25 term, estimated at the first query after a write (see _bm25_query).
         self._term_shares: dict[int, float] | None = None
         self.ef_construct = HNSW_EF_CONSTRUCT
+        self.hnsw_m = HNSW_M
         try:
             if embedder is None:
                 embedder = os.environ.get("HOPGRAPH_EMBEDDER") or self._built_with()
@@ -207,12 +222,12 @@ class EdgeBackend(VectorBackend):
                     f"it cannot be searched with {name!r} (dim {dim}). Use --embedder {meta.get('embedder')} "
                     "or a new --index."
                 )
-            recorded = meta.get("hnsw_ef_construct")
-            self.ef_construct = recorded if isinstance(recorded, int) and recorded > 0 else EARLIER_EF_CONSTRUCT
+            self.ef_construct = _recorded(meta, "hnsw_ef_construct", EARLIER_EF_CONSTRUCT)
+            self.hnsw_m = _recorded(meta, "hnsw_m", EARLIER_M)
             return
         tmp = meta_path.with_suffix(".tmp")
         tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "embedder": name, "dim": dim,
-                                   "hnsw_ef_construct": self.ef_construct}))
+                                   "hnsw_m": self.hnsw_m, "hnsw_ef_construct": self.ef_construct}))
         os.replace(tmp, meta_path)
 
     def _config(self) -> Any:
@@ -220,9 +235,9 @@ class EdgeBackend(VectorBackend):
         return qe.EdgeConfig(
             vectors={DENSE: qe.EdgeVectorParams(size=self.embedder.dim, distance=qe.Distance.Cosine)},
             sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-            # An index keeps the ef_construct it was created with, so all its segments are alike and the
+            # An index keeps the graph settings it was created with, so all its segments are alike and the
             # default search breadth fits them.
-            hnsw_config=qe.HnswIndexConfig(m=16, ef_construct=self.ef_construct, full_scan_threshold=10_000),
+            hnsw_config=qe.HnswIndexConfig(m=self.hnsw_m, ef_construct=self.ef_construct, full_scan_threshold=10_000),
             quantization_config=int8_vectors(qe),
             # One search thread per query: on small machines the pool's hand-offs cost more than
             # they save, and concurrent tool calls already bring their own parallelism.
@@ -343,7 +358,7 @@ class EdgeBackend(VectorBackend):
         # Twice the candidates from the int8 vectors, rescored with the originals: recall on real
         # MiniLM vectors stays that of plain HNSW (docs/benchmarks-index.md).
         rescore = self._qe.QuantizationSearchParams(rescore=True, oversampling=QUANTIZED_OVERSAMPLING)
-        ef = self.hnsw_ef if self.hnsw_ef is not None else default_hnsw_ef(self._points, self.ef_construct)
+        ef = self.hnsw_ef if self.hnsw_ef is not None else default_hnsw_ef(self._points, self.ef_construct, self.hnsw_m)
         return self._qe.SearchParams(hnsw_ef=max(ef, 1), quantization=rescore)
 
     def _dense_request(self, vec: np.ndarray, flt: Any, limit: int, with_payload: Any) -> Any:
