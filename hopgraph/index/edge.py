@@ -64,7 +64,7 @@ HNSW_EF_CONSTRUCT = 200
 EARLIER_M = 16
 EARLIER_EF_CONSTRUCT = 100
 # From this many points on, the default hnsw_ef grows with every tenfold growth, by how the graph was built
-# (GROWTH_PER_DECADE), up to HNSW_EF_MAX: at a fixed ef, recall@10 on vectors shaped like real embeddings
+# (see default_hnsw_ef), up to HNSW_EF_MAX: at a fixed ef, recall@10 on vectors shaped like real embeddings
 # falls as the index grows (docs/benchmarks-index.md).
 HNSW_EF_GROWS_FROM = 100_000
 HNSW_EF_MAX = 512
@@ -82,7 +82,7 @@ def default_hnsw_ef(points: int, ef_construct: int = HNSW_EF_CONSTRUCT, m: int =
     ef_construct 200, 512 for the first graphs (m 16, ef_construct 100).
 
     Measured on points shaped like MiniLM embeddings (bench/index_dense_recall.py, bench/index_scale.py):
-    recall@10 at 1M is 0.95 to 0.96 with each of these, past 1M the growth is carried on, not measured.
+    recall@10 at 1M is 0.95 to 0.96 with each of these. Past 1M the growth is carried on, not measured.
     """
     if points <= HNSW_EF_GROWS_FROM:
         return DEFAULT_HNSW_EF
