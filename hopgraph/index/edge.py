@@ -386,10 +386,6 @@ class EdgeBackend(VectorBackend):
         """The engine's best ``limit`` points and all tied with the last of them (see ``fusion.through_ties``)."""
         return through_ties(lambda n: self._call(lambda s: s.query(request(n))), lambda p: float(p.score), limit)
 
-    @staticmethod
-    def _hits(points: Sequence[Any]) -> list[Hit]:
-        return sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in points])
-
     # --- queries with pre-computed vectors (used by search and the benchmark) -----------
 
     def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
@@ -398,7 +394,7 @@ class EdgeBackend(VectorBackend):
         with self._lock:
             flt = self._scope_filter(scope)
             points = self._query_through_ties(lambda n: self._dense_request(vec, flt, n, True), limit)
-            return self._trim(self._hits(points), limit)
+            return self._payload_hits(points, limit)
 
     def sparse_vector_search(
         self, sparse: Any, scope: Scope, limit: int, extra: Sequence[Any] = (), must_not: Sequence[Any] = ()
@@ -409,7 +405,7 @@ class EdgeBackend(VectorBackend):
             flt = self._filter(scope, extra, must_not) if extra or must_not else self._scope_filter(scope)
             query = self._bm25_query(sparse)
             points = self._query_through_ties(lambda n: self._sparse_request(query, flt, n, True), limit)
-            return self._trim(self._hits(points), limit)
+            return self._payload_hits(points, limit)
 
     def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
         """Dense and BM25 lists, fused in Python with RRF (k=60); equal fused scores go by chunk id.

@@ -39,7 +39,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import rrf_ids, score_band, sort_hits, through_ties
+from hopgraph.index.fusion import rrf_ids, score_band, through_ties
 from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
@@ -248,8 +248,7 @@ class ServerBackend(VectorBackend):
         """The server's best ``limit`` hits and all tied with the last of them (see ``fusion.through_ties``),
         best first, ties by chunk id."""
         points = through_ties(lambda n: self._points([request(n)])[0], lambda p: float(p.score), limit)
-        return self._trim(sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in points]),
-                          limit)
+        return self._payload_hits(points, limit)
 
     # --- queries with pre-computed vectors ----------------------------------------------
 

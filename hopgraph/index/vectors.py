@@ -23,7 +23,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder
-from hopgraph.index.fusion import score_band
+from hopgraph.index.fusion import score_band, sort_hits
 
 
 class VectorBackend(SearchBackend):
@@ -132,6 +132,11 @@ class VectorBackend(SearchBackend):
 
     def _trim(self, hits: list[Hit], limit: int) -> list[Hit]:
         return score_band(hits[:limit], self.score_band)
+
+    def _payload_hits(self, points: Sequence[Any], limit: int) -> list[Hit]:
+        """An engine's points (payload and score) as hits: best first, ties by chunk id, trimmed to ``limit``."""
+        return self._trim(sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in points]),
+                          limit)
 
     def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
         query = clean_text(query)
