@@ -32,8 +32,9 @@ import numpy as np
 from _common import SCOPE, SETS, default_data, load_avg, machine, pct
 from index_scale import BATCH, Base, load_base, make_batch, queries
 
-from hopgraph.index.edge import HNSW_EF_CONSTRUCT, HNSW_M, EdgeBackend, default_hnsw_ef
+from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.embed import get_embedder
+from hopgraph.index.hnsw import HNSW_EF_CONSTRUCT, HNSW_M, default_hnsw_ef
 
 K = 10
 EPSILON = 0.01

@@ -51,8 +51,9 @@ from _common import (
 
 from hopgraph.index.backend import Chunk, make_chunk_id
 from hopgraph.index.common import DENSE, bm25_document, bm25_query, embed_text
-from hopgraph.index.edge import HNSW_EF_CONSTRUCT, HNSW_M, EdgeBackend, default_hnsw_ef
+from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.embed import get_embedder
+from hopgraph.index.hnsw import HNSW_EF_CONSTRUCT, HNSW_M, default_hnsw_ef
 
 BATCH = 5000
 MIXED = 3  # a point mixes this many real documents, with weights drawn uniformly from the simplex

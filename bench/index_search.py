@@ -24,8 +24,9 @@ from _common import SCOPE, SETS, default_data, load_queries, machine, pct
 
 from hopgraph.index.backend import Chunk, Scope, make_chunk_id
 from hopgraph.index.common import bm25_document, bm25_query
-from hopgraph.index.edge import DEFAULT_EXACT_THRESHOLD, HNSW_EF_CONSTRUCT, HNSW_M, EdgeBackend
+from hopgraph.index.edge import DEFAULT_EXACT_THRESHOLD, EdgeBackend
 from hopgraph.index.embed import MiniLMEmbedder, get_embedder, query_precision, resolve_precision
+from hopgraph.index.hnsw import HNSW_EF_CONSTRUCT, HNSW_M
 
 
 def synthetic(n: int, dim: int, rng: np.random.Generator, vocab: list[str]) -> tuple[list[Chunk], np.ndarray]:

@@ -1,21 +1,27 @@
-"""The HNSW search breadth the embedded backend uses: by the index's size and how its graph was built, unless set."""
+"""How both backends build their HNSW graphs, and the search breadth they use: by the index's size and how its
+graph was built, unless set."""
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
+from typing import Any
 
-from hopgraph.index.edge import (
+from qdrant_client import QdrantClient, models
+
+from hopgraph.index.edge import EdgeBackend
+from hopgraph.index.embed import get_embedder
+from hopgraph.index.hnsw import (
     DEFAULT_HNSW_EF,
     EARLIER_EF_CONSTRUCT,
     EARLIER_M,
     HNSW_EF_CONSTRUCT,
     HNSW_EF_MAX,
     HNSW_M,
-    EdgeBackend,
     default_hnsw_ef,
 )
-from hopgraph.index.embed import get_embedder
+from hopgraph.index.server import ServerBackend
 
 
 def test_default_ef_grows_with_the_index_and_is_capped() -> None:
@@ -95,3 +101,58 @@ def test_an_index_recording_only_its_ef_construct_keeps_16_links(tmp_path: Path)
         backend._points = 1_000_000
         assert backend._dense_params().hnsw_ef == 320
         backend._points = 0
+
+
+def _server(client: QdrantClient, **kw: Any) -> ServerBackend:
+    return ServerBackend(client=client, collection="docs", embedder=get_embedder("minilm"), **kw)
+
+
+def _as_if_counted(backend: ServerBackend, points: int) -> None:
+    """What the size rule sees of a collection of ``points`` points (until the count is renewed)."""
+    backend._stats = (time.monotonic(), points, None)
+
+
+def test_a_new_server_collection_is_built_like_an_embedded_index() -> None:
+    client = QdrantClient(":memory:")
+    created: list[dict[str, Any]] = []
+    create = client.create_collection
+
+    def recording(*args: Any, **kw: Any) -> bool:
+        created.append(kw)
+        return create(*args, **kw)
+
+    client.create_collection = recording  # type: ignore[method-assign]
+    backend = _server(client)
+    assert len(created) == 1
+    hnsw, quantization = created[0]["hnsw_config"], created[0]["quantization_config"]
+    assert (hnsw.m, hnsw.ef_construct) == (HNSW_M, HNSW_EF_CONSTRUCT)
+    assert quantization.scalar.type == models.ScalarType.INT8 and quantization.scalar.always_ram
+    assert (backend.hnsw_m, backend.ef_construct, backend.quantized) == (32, 200, True)
+    # Reopened, it reads how it was built from its metadata (local mode reports Qdrant's defaults).
+    again = _server(client)
+    assert len(created) == 1
+    assert (again.hnsw_m, again.ef_construct, again.quantized) == (32, 200, True)
+    params = again._dense_params()
+    assert params.hnsw_ef == DEFAULT_HNSW_EF
+    assert params.quantization is not None and params.quantization.rescore
+    assert params.quantization.oversampling == 2.0
+    _as_if_counted(again, 1_000_000)
+    assert again._dense_params().hnsw_ef == 160
+    again.hnsw_ef = 64
+    assert again._dense_params().hnsw_ef == 64
+
+
+def test_a_server_collection_built_with_qdrant_defaults_keeps_them_and_searches_wider() -> None:
+    client = QdrantClient(":memory:")
+    # As collections were created before hopgraph set the graph: Qdrant's defaults, no int8 copies.
+    client.create_collection(
+        "docs",
+        vectors_config={"dense": models.VectorParams(size=384, distance=models.Distance.COSINE)},
+        sparse_vectors_config={"bm25": models.SparseVectorParams(modifier=models.Modifier.IDF)},
+        metadata={"hopgraph_embedder": "minilm", "hopgraph_schema": 1},
+    )
+    backend = _server(client)
+    assert (backend.hnsw_m, backend.ef_construct, backend.quantized) == (EARLIER_M, EARLIER_EF_CONSTRUCT, False)
+    _as_if_counted(backend, 1_000_000)
+    params = backend._dense_params()
+    assert params.hnsw_ef == 512 and params.quantization is None

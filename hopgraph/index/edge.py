@@ -13,7 +13,6 @@ import contextlib
 import errno
 import fcntl
 import json
-import math
 import os
 import threading
 import uuid
@@ -46,6 +45,15 @@ from hopgraph.index.common import (
 )
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import rrf_ids, score_band, sort_hits, through_ties
+from hopgraph.index.hnsw import (
+    EARLIER_EF_CONSTRUCT,
+    EARLIER_M,
+    HNSW_EF_CONSTRUCT,
+    HNSW_M,
+    INT8_QUANTILE,
+    QUANTIZED_OVERSAMPLING,
+    default_hnsw_ef,
+)
 from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
@@ -53,46 +61,11 @@ T = TypeVar("T")
 # Below this many points dense search is exact (brute force); above it HNSW is used.
 # bench/bench_index.py measures both sides: see docs/benchmarks-index.md.
 DEFAULT_EXACT_THRESHOLD = 10_000
-DEFAULT_HNSW_EF = 128
-# HNSW graphs are built with these links per point (m) and this ef_construct. A graph built from longer
-# candidate lists finds the same neighbours with a narrower search at 1M points, and one with twice the
-# links narrower still: recall@10 0.96 at ef 128 with m 32, where m 16 needs ef 320 (docs/benchmarks-index.md,
-# "A better graph"), for about 1.1 times the optimize time and twice the graph's links in memory.
-HNSW_M = 32
-HNSW_EF_CONSTRUCT = 200
-# Indexes whose hopgraph.json records no m or no ef_construct were built with these; they keep them.
-EARLIER_M = 16
-EARLIER_EF_CONSTRUCT = 100
-# From this many points on, the default hnsw_ef grows with every tenfold growth, by how the graph was built
-# (see default_hnsw_ef), up to HNSW_EF_MAX: at a fixed ef, recall@10 on vectors shaped like real embeddings
-# falls as the index grows (docs/benchmarks-index.md).
-HNSW_EF_GROWS_FROM = 100_000
-HNSW_EF_MAX = 512
-QUANTIZED_OVERSAMPLING = 2.0
 # Each list of a hybrid query contributes this many candidates (at least) to the fusion.
 DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
 # Most distinct values a facet lists (containers of one index).
 _FACET_LIMIT = 100_000
-
-
-def default_hnsw_ef(points: int, ef_construct: int = HNSW_EF_CONSTRUCT, m: int = HNSW_M) -> int:
-    """hnsw_ef for an index of ``points`` points whose graph was built with ``m`` and ``ef_construct``: 128 up to
-    100,000 points, then at 1,000,000: 160 for the current graphs (m 32, ef_construct 200), 320 for m 16 and
-    ef_construct 200, 512 for the first graphs (m 16, ef_construct 100).
-
-    Measured on points shaped like MiniLM embeddings (bench/index_dense_recall.py, bench/index_scale.py):
-    recall@10 at 1M is 0.95 to 0.96 with each of these. Past 1M the growth is carried on, not measured.
-    """
-    if points <= HNSW_EF_GROWS_FROM:
-        return DEFAULT_HNSW_EF
-    if ef_construct < HNSW_EF_CONSTRUCT:
-        growth = 4.0
-    elif m < HNSW_M:
-        growth = 2.5
-    else:
-        growth = 1.25
-    return min(HNSW_EF_MAX, round(DEFAULT_HNSW_EF * growth ** math.log10(points / HNSW_EF_GROWS_FROM)))
 
 
 def int8_vectors(qe: Any) -> Any:
@@ -101,7 +74,7 @@ def int8_vectors(qe: Any) -> Any:
     HNSW walks these (a quarter of the memory traffic) and the candidates are rescored with the
     originals (see ``EdgeBackend._dense_params``). Exact search ignores them.
     """
-    return qe.ScalarQuantizationConfig(qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Pinned)
+    return qe.ScalarQuantizationConfig(qe.ScalarType.Int8, quantile=INT8_QUANTILE, memory=qe.Memory.Pinned)
 
 
 def _recorded(meta: dict[str, Any], key: str, earlier: int) -> int:

@@ -23,13 +23,11 @@ from hopgraph.index.backend import (
     BackendError,
     Chunk,
     Hit,
-    IndexNotFoundError,
     Scope,
     point_id,
 )
 from hopgraph.index.common import (
     DENSE,
-    KEYWORD_FIELDS,
     READY,
     SPARSE,
     STATUS,
@@ -40,6 +38,8 @@ from hopgraph.index.common import (
 )
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import rrf_ids, score_band, through_ties
+from hopgraph.index.hnsw import QUANTIZED_OVERSAMPLING, default_hnsw_ef
+from hopgraph.index.server_collection import open_collection
 from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
@@ -55,9 +55,14 @@ TERM_STATS_TTL_S = 300.0
 
 class ServerBackend(VectorBackend):
     """``url``/``api_key`` default to QDRANT_URL / QDRANT_API_KEY; ``client`` injects a ready
-    ``QdrantClient`` (tests use ``QdrantClient(":memory:")``). ``score_band`` and ``bm25_postings_budget`` as in
-    EdgeBackend; the point count and term shares behind the budget are renewed after this backend's own writes
-    and every ``TERM_STATS_TTL_S`` seconds."""
+    ``QdrantClient`` (tests use ``QdrantClient(":memory:")``). ``score_band``, ``hnsw_ef`` and
+    ``bm25_postings_budget`` as in EdgeBackend; the point count behind the default ``hnsw_ef`` and the budget,
+    and the term shares behind the budget, are renewed after this backend's own writes and every
+    ``TERM_STATS_TTL_S`` seconds.
+
+    A new collection is built like an embedded index: HNSW with ``HNSW_M`` links and ``HNSW_EF_CONSTRUCT``,
+    int8 copies of the dense vectors kept in RAM. An existing collection keeps how it was built, and is
+    searched with the breadth that fits it."""
 
     def __init__(
         self,
@@ -106,8 +111,10 @@ class ServerBackend(VectorBackend):
                 probe.close()
             self._client = QdrantClient(url=self.url, api_key=key, timeout=int(max(timeout_s, 1)),
                                         check_compatibility=False)
-        self._local = type(getattr(self._client, "_client", None)).__name__ == "QdrantLocal"
-        self._ensure_collection(create)
+        with self._lock:
+            # How the collection's graph is built and whether it holds int8 copies: the search params follow it.
+            build = open_collection(self._client, collection, self.embedder, self.url, self._call, create)
+        self.hnsw_m, self.ef_construct, self.quantized = build.m, build.ef_construct, build.quantized
 
     # --- setup ---------------------------------------------------------------------
 
@@ -121,47 +128,6 @@ class ServerBackend(VectorBackend):
             raise
         except Exception as exc:
             raise BackendError(f"Qdrant at {self.url}: {_short(exc)}") from exc
-
-    def _ensure_collection(self, create: bool = True) -> None:
-        qm = self._qm
-        c = self._client
-        name = self.collection
-        emb_name = getattr(self.embedder, "name", type(self.embedder).__name__)
-        with self._lock:
-            if self._call(lambda: c.collection_exists(name)):
-                info = self._call(lambda: c.get_collection(name))
-                vectors = info.config.params.vectors
-                dense_params = vectors.get(DENSE) if isinstance(vectors, dict) else None
-                size = dense_params.size if dense_params is not None else None
-                if size != self.embedder.dim:
-                    raise BackendError(
-                        f"collection {name!r} at {self.url} has dense size {size}, but embedder "
-                        f"{emb_name!r} makes {self.embedder.dim}: use the embedder it was built with"
-                    )
-                meta = getattr(info.config, "metadata", None) or {}
-                built = meta.get("hopgraph_embedder")
-                if built and built != emb_name:
-                    raise BackendError(
-                        f"collection {name!r} at {self.url} was built with embedder {built!r}, not {emb_name!r}"
-                    )
-                return
-            if not create:
-                raise IndexNotFoundError(f"Qdrant at {self.url} has no collection {name!r}")
-            self._call(
-                lambda: c.create_collection(
-                    name,
-                    vectors_config={DENSE: qm.VectorParams(size=self.embedder.dim, distance=qm.Distance.COSINE)},
-                    sparse_vectors_config={SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
-                    metadata={"hopgraph_embedder": emb_name, "hopgraph_schema": 1},
-                )
-            )
-            for fld in KEYWORD_FIELDS:
-                self._index_field(fld, qm.PayloadSchemaType.KEYWORD)
-            self._index_field("index", qm.PayloadSchemaType.INTEGER)
-
-    def _index_field(self, field: str, schema: Any) -> None:
-        c = self._client
-        self._call(lambda: c.create_payload_index(self.collection, field_name=field, field_schema=schema))
 
     def close(self) -> None:
         with contextlib.suppress(Exception):  # closing a dead connection is not an error
@@ -184,10 +150,14 @@ class ServerBackend(VectorBackend):
     def _where(self, must: Sequence[Any] = (), should: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
         return self._qm.Filter(must=list(must) or None, should=list(should) or None, must_not=list(must_not) or None)
 
-    def _params(self) -> Any:
-        if self._local or self.hnsw_ef is None:
-            return None
-        return self._qm.SearchParams(hnsw_ef=self.hnsw_ef)
+    def _dense_params(self) -> Any:
+        """Search params for the dense list: ``hnsw_ef``, or the breadth for the collection's size and graph
+        (:func:`~hopgraph.index.hnsw.default_hnsw_ef`); int8 candidates rescored with the originals."""
+        qm = self._qm
+        ef = self.hnsw_ef if self.hnsw_ef is not None else default_hnsw_ef(
+            self._point_count(), self.ef_construct, self.hnsw_m)
+        rescore = qm.QuantizationSearchParams(rescore=True, oversampling=QUANTIZED_OVERSAMPLING)
+        return qm.SearchParams(hnsw_ef=max(ef, 1), quantization=rescore if self.quantized else None)
 
     @staticmethod
     def _sparse(sv: Any) -> Any:
@@ -207,16 +177,27 @@ class ServerBackend(VectorBackend):
                     return self._qm.SparseVector(indices=pruned[0], values=pruned[1])
         return self._sparse(sparse)
 
+    def _fresh_stats(self) -> tuple[float, int, dict[int, float] | None]:
+        """The kept statistics, with the point count counted again when it is older than ``TERM_STATS_TTL_S``.
+        The caller holds ``_stats_lock``."""
+        stats = self._stats
+        if stats is None or time.monotonic() - stats[0] > TERM_STATS_TTL_S:
+            c = self._client
+            points = int(self._call(lambda: c.count(self.collection, exact=False).count))
+            stats = self._stats = (time.monotonic(), points, None)
+        return stats
+
+    def _point_count(self) -> int:
+        """The collection's point count, as kept for ``TERM_STATS_TTL_S``."""
+        with self._stats_lock:
+            return self._fresh_stats()[1]
+
     def _term_stats(self, terms: int, budget: int) -> tuple[int, dict[int, float] | None]:
         """The collection's point count and, when a query of ``terms`` terms may exceed ``budget``, the share of
         chunks holding each term (from a random sample); counted once and kept for ``TERM_STATS_TTL_S``."""
         qm, c = self._qm, self._client
         with self._stats_lock:
-            stats = self._stats
-            if stats is None or time.monotonic() - stats[0] > TERM_STATS_TTL_S:
-                points = int(self._call(lambda: c.count(self.collection, exact=False).count))
-                stats = self._stats = (time.monotonic(), points, None)
-            when, points, shares = stats
+            when, points, shares = self._fresh_stats()
             if not common_terms.may_exceed(terms, points, budget):
                 return points, None
             if shares is None:
@@ -237,7 +218,7 @@ class ServerBackend(VectorBackend):
         qm = self._qm
         return qm.QueryRequest(
             query=query, using=using, filter=flt, limit=limit, with_payload=with_payload, with_vector=False,
-            params=self._params() if using == DENSE else None,
+            params=self._dense_params() if using == DENSE else None,
         )
 
     def _points(self, reqs: list[Any]) -> list[list[Any]]:
