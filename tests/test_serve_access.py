@@ -237,10 +237,24 @@ async def test_threads_and_runs_are_their_owners(served: Served) -> None:
     for what, call in attempts.items():
         await TALLY.as_if_missing(f"bob {what}", call, (tid, run_id), asked)
 
+    # A client may name the thread it creates. Alice's id is refused as any taken id is (409), whichever way bob
+    # asks, and a run that would create its thread under that id finds no thread of bob's (404).
+    ask_again = _question("What did alice ask?")
+    for what, call in {
+        "create a thread with alice's id": bob.threads.create(thread_id=tid),
+        "create it unless it exists": bob.threads.create(thread_id=tid, if_exists="do_nothing"),
+    }.items():
+        text = await TALLY.refused("cross_identity", f"bob {what}", call, 409)
+        assert not any(question in text for question in asked), text
+    text = await TALLY.refused("cross_identity", "bob runs on alice's id, creating the thread if missing",
+                               bob.runs.wait(tid, "hopgraph", input=ask_again, if_not_exists="create"), 404)
+    assert not any(question in text for question in asked), text
+
     # Nothing bob tried changed alice's thread.
     state_after = await alice.threads.get_state(tid)
     assert state_after["values"] == state_before["values"]
-    assert (await alice.threads.get(tid))["metadata"].get("note") is None
+    thread_after = await alice.threads.get(tid)
+    assert thread_after["metadata"].get("note") is None and thread_after["metadata"]["owner"] == "alice"
 
     # The admin sees and manages both identities' threads.
     bob_tid = (await bob.threads.create())["thread_id"]
