@@ -5,14 +5,12 @@ Layout of an index directory::
     DIR/lock            exclusive flock held while a process has the index open
     DIR/hopgraph.json   schema version, embedder name, vector size and how the HNSW graph is built (m, ef_construct)
     DIR/shard/          the qdrant-edge shard (segments + write-ahead log)
+
+The lock and hopgraph.json are kept by :mod:`hopgraph.index.edge_dir`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import fcntl
-import json
 import os
 import threading
 import uuid
@@ -22,12 +20,11 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from hopgraph.index import common_terms
+from hopgraph.index import common_terms, edge_dir
 from hopgraph.index.backend import (
     BackendError,
     Chunk,
     Hit,
-    IndexLockedError,
     Scope,
     point_id,
 )
@@ -35,7 +32,6 @@ from hopgraph.index.common import (
     DENSE,
     KEYWORD_FIELDS,
     READY,
-    SCHEMA_VERSION,
     SPARSE,
     STATUS,
     chunk_payload,
@@ -46,10 +42,6 @@ from hopgraph.index.common import (
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import rrf_ids, score_band, sort_hits, through_ties
 from hopgraph.index.hnsw import (
-    EARLIER_EF_CONSTRUCT,
-    EARLIER_M,
-    HNSW_EF_CONSTRUCT,
-    HNSW_M,
     INT8_QUANTILE,
     QUANTIZED_OVERSAMPLING,
     default_hnsw_ef,
@@ -75,41 +67,6 @@ def int8_vectors(qe: Any) -> Any:
     originals (see ``EdgeBackend._dense_params``). Exact search ignores them.
     """
     return qe.ScalarQuantizationConfig(qe.ScalarType.Int8, quantile=INT8_QUANTILE, memory=qe.Memory.Pinned)
-
-
-def _recorded(meta: dict[str, Any], key: str, earlier: int) -> int:
-    """A graph setting recorded in hopgraph.json, or ``earlier`` for indexes created before it was recorded."""
-    value = meta.get(key)
-    return value if isinstance(value, int) and value > 0 else earlier
-
-
-def _lock_dir(path: Path) -> int:
-    """Takes the directory's exclusive lock; returns the open descriptor."""
-    lock_path = path / "lock"
-    try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise BackendError(f"index directory {path} is not writable: {exc.strerror or exc}") from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        holder = "?"
-        with contextlib.suppress(OSError):
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
-        os.close(fd)
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            if holder == str(os.getpid()):
-                raise IndexLockedError(
-                    f"index {path} is already open in this process; use hopgraph.index.factory.open_backend "
-                    "to share one instance"
-                ) from None
-            raise IndexLockedError(
-                f"index {path} is open in another process (pid {holder}); stop it or use a different --index"
-            ) from None
-        raise BackendError(f"cannot lock index {path}: {exc}") from exc
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, str(os.getpid()).encode(), 0)
-    return fd
 
 
 class EdgeBackend(VectorBackend):
@@ -151,19 +108,19 @@ class EdgeBackend(VectorBackend):
             raise BackendError(f"cannot create index directory {self.path}: {exc.strerror or exc}") from exc
         if not os.access(self.path, os.W_OK):
             raise BackendError(f"index directory {self.path} is not writable")
-        self._lock_fd: int | None = _lock_dir(self.path)
+        self._lock_fd: int | None = edge_dir.lock_dir(self.path)
         self._lock = threading.RLock()
         # Scopes whose filter matches every point; cleared by every write (see _scope_filter).
         self._whole_index_scopes: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
         # Share of chunks holding each BM25 term, estimated at the first query after a write (see _bm25_query).
         self._term_shares: dict[int, float] | None = None
-        self.ef_construct = HNSW_EF_CONSTRUCT
-        self.hnsw_m = HNSW_M
         try:
             if embedder is None:
-                embedder = os.environ.get("HOPGRAPH_EMBEDDER") or self._built_with()
+                embedder = os.environ.get("HOPGRAPH_EMBEDDER") or edge_dir.built_with(self.path)
             self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder)
-            self._check_meta()
+            # The graph settings the index was created with: all its segments are built alike.
+            self.hnsw_m, self.ef_construct = edge_dir.check_record(
+                self.path, getattr(self.embedder, "name", type(self.embedder).__name__), self.embedder.dim)
             self._shard: Any = self._open_shard()
             self._points = int(self._shard.info().points_count)
         except BaseException:
@@ -171,37 +128,6 @@ class EdgeBackend(VectorBackend):
             raise
 
     # --- setup ---------------------------------------------------------------------
-
-    def _built_with(self) -> str | None:
-        """The embedder named in hopgraph.json, so an index opens with the model that built it."""
-        try:
-            name = json.loads((self.path / "hopgraph.json").read_text()).get("embedder")
-        except (OSError, ValueError, AttributeError):
-            return None  # missing or broken: _check_meta reports a broken file
-        return name if isinstance(name, str) and name else None
-
-    def _check_meta(self) -> None:
-        meta_path = self.path / "hopgraph.json"
-        name = getattr(self.embedder, "name", type(self.embedder).__name__)
-        dim = self.embedder.dim
-        if meta_path.exists():
-            try:
-                meta = json.loads(meta_path.read_text())
-            except (OSError, ValueError) as exc:
-                raise BackendError(f"index {self.path}: unreadable hopgraph.json: {exc}") from exc
-            if meta.get("dim") != dim or meta.get("embedder") != name:
-                raise BackendError(
-                    f"index {self.path} was built with embedder {meta.get('embedder')!r} (dim {meta.get('dim')}); "
-                    f"it cannot be searched with {name!r} (dim {dim}). Use --embedder {meta.get('embedder')} "
-                    "or a new --index."
-                )
-            self.ef_construct = _recorded(meta, "hnsw_ef_construct", EARLIER_EF_CONSTRUCT)
-            self.hnsw_m = _recorded(meta, "hnsw_m", EARLIER_M)
-            return
-        tmp = meta_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "embedder": name, "dim": dim,
-                                   "hnsw_m": self.hnsw_m, "hnsw_ef_construct": self.ef_construct}))
-        os.replace(tmp, meta_path)
 
     def _config(self) -> Any:
         qe = self._qe
@@ -234,11 +160,8 @@ class EdgeBackend(VectorBackend):
 
     def _release_lock(self) -> None:
         if self._lock_fd is not None:
-            try:
-                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-            finally:
-                os.close(self._lock_fd)
-                self._lock_fd = None
+            fd, self._lock_fd = self._lock_fd, None
+            edge_dir.unlock(fd)
 
     def close(self) -> None:
         with self._lock:

@@ -1,0 +1,94 @@
+"""An embedded index's directory, apart from the shard itself: the lock that keeps it to one process, and
+``hopgraph.json``, the record of what built the index (schema, embedder, vector size, HNSW graph settings)."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from hopgraph.index.backend import BackendError, IndexLockedError
+from hopgraph.index.common import SCHEMA_VERSION
+from hopgraph.index.hnsw import EARLIER_EF_CONSTRUCT, EARLIER_M, HNSW_EF_CONSTRUCT, HNSW_M
+
+RECORD = "hopgraph.json"
+
+
+def lock_dir(path: Path) -> int:
+    """Takes the directory's exclusive lock; returns the open descriptor. Another holder, in this process or
+    another, is named in the error."""
+    lock_path = path / "lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise BackendError(f"index directory {path} is not writable: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        holder = "?"
+        with contextlib.suppress(OSError):
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+        os.close(fd)
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            if holder == str(os.getpid()):
+                raise IndexLockedError(
+                    f"index {path} is already open in this process; use hopgraph.index.factory.open_backend "
+                    "to share one instance"
+                ) from None
+            raise IndexLockedError(
+                f"index {path} is open in another process (pid {holder}); stop it or use a different --index"
+            ) from None
+        raise BackendError(f"cannot lock index {path}: {exc}") from exc
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
+def unlock(fd: int) -> None:
+    """Gives up the lock taken by :func:`lock_dir`."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def built_with(path: Path) -> str | None:
+    """The embedder named in the record, so an index opens with the model that built it."""
+    try:
+        name = json.loads((path / RECORD).read_text()).get("embedder")
+    except (OSError, ValueError, AttributeError):
+        return None  # missing or broken: check_record reports a broken file
+    return name if isinstance(name, str) and name else None
+
+
+def _recorded(meta: dict[str, Any], key: str, earlier: int) -> int:
+    """A graph setting in the record, or ``earlier`` for indexes created before it was recorded."""
+    value = meta.get(key)
+    return value if isinstance(value, int) and value > 0 else earlier
+
+
+def check_record(path: Path, embedder_name: str, dim: int) -> tuple[int, int]:
+    """The index's HNSW links per point and ef_construct, after checking that its record names this embedder;
+    a new index gets a record with the current graph settings."""
+    meta_path = path / RECORD
+    if meta_path.exists():
+        try:
+            meta = json.loads(meta_path.read_text())
+        except (OSError, ValueError) as exc:
+            raise BackendError(f"index {path}: unreadable {RECORD}: {exc}") from exc
+        if meta.get("dim") != dim or meta.get("embedder") != embedder_name:
+            raise BackendError(
+                f"index {path} was built with embedder {meta.get('embedder')!r} (dim {meta.get('dim')}); "
+                f"it cannot be searched with {embedder_name!r} (dim {dim}). Use --embedder {meta.get('embedder')} "
+                "or a new --index."
+            )
+        return _recorded(meta, "hnsw_m", EARLIER_M), _recorded(meta, "hnsw_ef_construct", EARLIER_EF_CONSTRUCT)
+    tmp = meta_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "embedder": embedder_name, "dim": dim,
+                               "hnsw_m": HNSW_M, "hnsw_ef_construct": HNSW_EF_CONSTRUCT}))
+    os.replace(tmp, meta_path)
+    return HNSW_M, HNSW_EF_CONSTRUCT
