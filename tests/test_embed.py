@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from hopgraph.index import embed, quantize
-from hopgraph.index.embed import EmbedderError, FastembedEmbedder, MiniLMEmbedder, OpenAIEmbedder, get_embedder
+from hopgraph.index.embed import EmbedderError, MiniLMEmbedder, get_embedder
+from hopgraph.index.embed_optional import FastembedEmbedder, OpenAIEmbedder
 from tests.support.json_endpoint import JsonEndpoint
 
 

@@ -1,7 +1,8 @@
 """Dense text embedders.
 
 ``minilm`` (the default) runs all-MiniLM-L6-v2 int8 through onnxruntime directly,
-fully offline. ``fastembed:<model>`` and ``openai:<model>`` are optional.
+fully offline. ``fastembed:<model>`` and ``openai:<model>`` are optional
+(:mod:`hopgraph.index.embed_optional`).
 Every embedder returns L2-normalized float32 rows.
 """
 
@@ -81,7 +82,7 @@ def resolve_precision(precision: str) -> str:
     return precision
 
 
-def _normalize(mat: np.ndarray) -> np.ndarray:
+def normalize_rows(mat: np.ndarray) -> np.ndarray:
     mat = np.asarray(mat, dtype=np.float32)
     norms = np.linalg.norm(mat, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
@@ -109,7 +110,7 @@ class Embedder(ABC):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         parts = [self._embed_batch(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
-        return _normalize(np.concatenate(parts, axis=0))
+        return normalize_rows(np.concatenate(parts, axis=0))
 
     def embed_query(self, text: str) -> np.ndarray:
         """One normalized vector; recent queries are cached (the loop often repeats them)."""
@@ -304,10 +305,10 @@ class MiniLMEmbedder(Embedder):
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
             out[idx] = self._embed_batch([texts[i] for i in idx])
-        return _normalize(out)
+        return normalize_rows(out)
 
     def _embed_query_uncached(self, text: str) -> np.ndarray:
-        return _normalize(self._embed_batch([clean_text(text)], self._query_model()))[0]
+        return normalize_rows(self._embed_batch([clean_text(text)], self._query_model()))[0]
 
     def _embed_batch(self, texts: list[str], model: _Session | None = None) -> np.ndarray:
         model = model or self._documents
@@ -323,137 +324,6 @@ class MiniLMEmbedder(Embedder):
         summed = (hidden * m).sum(axis=1)
         counts = np.clip(m.sum(axis=1), 1e-9, None)
         return (summed / counts).astype(np.float32)
-
-
-# --- fastembed ------------------------------------------------------------------
-
-
-class FastembedEmbedder(Embedder):
-    """A fastembed model by name: downloaded from the hub, or read from ``model_path``.
-
-    ``model_path`` (or HOPGRAPH_FASTEMBED_PATH) is a local folder with model.onnx,
-    tokenizer.json and tokenizer_config.json, for machines without internet.
-    """
-
-    def __init__(
-        self,
-        model: str,
-        threads: int | None = None,
-        batch_size: int = DEFAULT_BATCH,
-        model_path: str | Path | None = None,
-    ) -> None:
-        try:
-            from fastembed import TextEmbedding
-        except ImportError as exc:
-            raise EmbedderError(
-                f"embedder 'fastembed:{model}' needs the optional package fastembed: pip install 'hopgraph[fastembed]'"
-            ) from exc
-        self.name = f"fastembed:{model}"
-        self.batch_size = batch_size
-        folder = model_path or os.environ.get("HOPGRAPH_FASTEMBED_PATH") or None
-        if folder is not None and not Path(folder).is_dir():
-            raise EmbedderError(f"fastembed model folder {folder} does not exist")
-        try:
-            self._model = TextEmbedding(
-                model_name=model,
-                threads=threads or embed_threads(),
-                specific_model_path=str(folder) if folder else None,
-            )
-        except Exception as exc:
-            raise EmbedderError(f"cannot load fastembed model {model!r}: {exc}") from exc
-        self._dim = int(self._embed_batch(["dimension probe"]).shape[1])
-
-    @property
-    def dim(self) -> int:
-        return self._dim
-
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        return np.asarray(list(self._model.embed(texts, batch_size=self.batch_size)), dtype=np.float32)
-
-    def _embed_query_uncached(self, text: str) -> np.ndarray:
-        vecs = list(self._model.query_embed([text]))
-        return _normalize(np.asarray(vecs, dtype=np.float32))[0]
-
-
-# --- openai-compatible ----------------------------------------------------------
-
-
-class OpenAIEmbedder(Embedder):
-    """Any OpenAI-compatible ``/embeddings`` endpoint (OPENAI_BASE_URL, OPENAI_API_KEY)."""
-
-    def __init__(
-        self,
-        model: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        batch_size: int = DEFAULT_BATCH,
-        timeout_s: float = 60.0,
-        max_retries: int = 4,
-        dim: int | None = None,
-    ) -> None:
-        import httpx
-
-        self.name = f"openai:{model}"
-        self.model = model
-        self.batch_size = batch_size
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1").rstrip("/")
-        key = api_key or os.environ.get("OPENAI_API_KEY") or ""
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        self.max_retries = max_retries
-        self._client = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout_s)
-        self._dim = dim
-
-    @property
-    def dim(self) -> int:
-        if self._dim is None:
-            self._dim = int(self._embed_batch(["dimension probe"]).shape[1])
-        return self._dim
-
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        import httpx
-        from tenacity import retry, retry_if_exception, stop_after_attempt, wait_exponential
-
-        def retryable(exc: BaseException) -> bool:
-            if isinstance(exc, httpx.HTTPStatusError):
-                return exc.response.status_code == 429 or exc.response.status_code >= 500
-            return isinstance(exc, httpx.TransportError)
-
-        @retry(
-            retry=retry_if_exception(retryable),
-            stop=stop_after_attempt(self.max_retries + 1),
-            wait=wait_exponential(multiplier=0.2, max=8),
-            reraise=True,
-        )
-        def call() -> dict[str, Any]:
-            resp = self._client.post("/embeddings", json={"model": self.model, "input": texts})
-            resp.raise_for_status()
-            data: dict[str, Any] = resp.json()
-            return data
-
-        try:
-            data = call()
-        except httpx.HTTPStatusError as exc:
-            body = exc.response.text[:200]
-            raise EmbedderError(
-                f"embedding endpoint {self.base_url} answered {exc.response.status_code}: {body}"
-            ) from exc
-        except httpx.HTTPError as exc:
-            raise EmbedderError(f"cannot reach embedding endpoint {self.base_url}: {exc}") from exc
-        try:
-            rows = sorted(data["data"], key=lambda r: r.get("index", 0))
-            mat = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise EmbedderError(f"unexpected answer from embedding endpoint {self.base_url}") from exc
-        if mat.ndim != 2 or mat.shape[0] != len(texts):
-            raise EmbedderError(
-                f"embedding endpoint {self.base_url} returned {mat.shape[0]} vectors for {len(texts)} texts"
-            )
-        if self._dim is None:
-            self._dim = int(mat.shape[1])
-        return mat
-
-    def close(self) -> None:
-        self._client.close()
 
 
 # --- factory --------------------------------------------------------------------
@@ -477,6 +347,8 @@ def get_embedder(spec: str | None = None) -> Embedder:
     with _cache_lock:
         if key in _cache:
             return _cache[key]
+        from hopgraph.index.embed_optional import FastembedEmbedder, OpenAIEmbedder
+
         emb: Embedder
         if spec == "minilm":
             emb = MiniLMEmbedder()
