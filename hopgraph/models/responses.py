@@ -8,6 +8,8 @@ provider keeps the history and we send only ``previous_response_id`` plus the ne
 
 Provider options pass through: ``service_tier``, ``reasoning_effort`` (or ``reasoning``),
 ``max_output_tokens``, ``background`` and anything else the endpoint accepts.
+
+Messages, tools and tool choice are turned into their Responses shapes in :mod:`hopgraph.models.responses_items`.
 """
 
 from __future__ import annotations
@@ -27,22 +29,28 @@ from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
-    HumanMessage,
     SystemMessage,
-    ToolMessage,
 )
 from langchain_core.messages.ai import UsageMetadata
 from langchain_core.messages.tool import InvalidToolCall, ToolCall
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
-from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr
 
+from hopgraph.models.responses_items import (
+    RAW_KEY,
+    content_text,
+    dump_response,
+    error_body,
+    last_stored_index,
+    to_input_items,
+    to_responses_tool,
+    to_tool_choice,
+)
 from hopgraph.models.retry import ModelTimeoutError, call_with_deadline, request_timeout
 
 TERMINAL = ("completed", "incomplete", "failed", "cancelled")
 OPTIONS_ENV = "HOPGRAPH_RESPONSES_OPTIONS"
-RAW_KEY = "responses_output"  # AIMessage.additional_kwargs key holding the raw output items
 
 
 class ResponsesError(RuntimeError):
@@ -151,9 +159,9 @@ class ResponsesChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> Runnable[LanguageModelInput, AIMessage]:
         """Bind tools as Responses-API function tools (``strict`` schemas when asked)."""
-        converted = [_to_responses_tool(t, strict) for t in tools]
+        converted = [to_responses_tool(t, strict) for t in tools]
         if tool_choice is not None:
-            kwargs["tool_choice"] = _tool_choice(tool_choice)
+            kwargs["tool_choice"] = to_tool_choice(tool_choice)
         if parallel_tool_calls is not None:
             kwargs["parallel_tool_calls"] = parallel_tool_calls
         return super().bind(tools=converted, **kwargs)
@@ -191,17 +199,17 @@ class ResponsesChatModel(BaseChatModel):
             if "reasoning.encrypted_content" not in include:
                 opts["include"] = [*include, "reasoning.encrypted_content"]
 
-        instructions = "\n\n".join(_text(m.content) for m in messages if isinstance(m, SystemMessage)) or None
+        instructions = "\n\n".join(content_text(m.content) for m in messages if isinstance(m, SystemMessage)) or None
         rest = [m for m in messages if not isinstance(m, SystemMessage)]
         previous_id = None
         if chain:
-            idx = _last_stored_index(rest)
+            idx = last_stored_index(rest)
             if idx is not None:
                 previous_id = rest[idx].response_metadata["response_id"]
                 rest = rest[idx + 1 :]
         body: dict[str, Any] = {
             "model": self.model_name,
-            "input": _to_input(rest, keep_ids=bool(store)),
+            "input": to_input_items(rest, keep_ids=bool(store)),
             "store": bool(store),
             **opts,
         }
@@ -227,7 +235,7 @@ class ResponsesChatModel(BaseChatModel):
             )
         except Exception as exc:
             raise self._translate(exc, body) from exc
-        return _dump(resp)
+        return dump_response(resp)
 
     def _wait(self, resp: dict[str, Any]) -> dict[str, Any]:
         deadline = time.monotonic() + self.background_timeout_s
@@ -242,7 +250,7 @@ class ResponsesChatModel(BaseChatModel):
                     " cancelled"
                 )
             time.sleep(self.poll_interval_s)
-            resp = _dump(self._retrying(lambda timeout: self.client.responses.retrieve(rid, timeout=timeout)))
+            resp = dump_response(self._retrying(lambda timeout: self.client.responses.retrieve(rid, timeout=timeout)))
         return resp
 
     def _retrying(self, call: Callable[[Any], Any]) -> Any:
@@ -263,7 +271,7 @@ class ResponsesChatModel(BaseChatModel):
         import openai
 
         if isinstance(exc, openai.APIStatusError) and body.get("previous_response_id"):
-            err = _error_body(exc)
+            err = error_body(exc)
             text = f"{err.get('code', '')} {err.get('param', '')} {err.get('message', '')}".lower()
             mentions = "previous_response" in text or body["previous_response_id"].lower() in text
             if exc.status_code in (400, 404) and mentions:
@@ -409,110 +417,3 @@ def make_responses_model(
     return ResponsesChatModel(
         model=model_name, base_url=base_url, timeout=timeout, max_retries=max_retries, options=merged, **settings
     )
-
-
-# --- conversion helpers ------------------------------------------------------------------
-
-
-def _dump(resp: Any) -> dict[str, Any]:
-    if isinstance(resp, dict):
-        return resp
-    return resp.model_dump(mode="json", exclude_none=True)
-
-
-def _error_body(exc: Any) -> dict[str, Any]:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        return inner if isinstance(inner, dict) else {"message": str(inner)}
-    return {"message": str(exc)}
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = []
-    for block in content or []:
-        if isinstance(block, str):
-            parts.append(block)
-        elif isinstance(block, dict) and "text" in block:
-            parts.append(str(block["text"]))
-    return "".join(parts)
-
-
-def _last_stored_index(messages: list[BaseMessage]) -> int | None:
-    for i in range(len(messages) - 1, -1, -1):
-        m = messages[i]
-        if isinstance(m, AIMessage) and m.response_metadata.get("response_id") and m.response_metadata.get("stored"):
-            return i
-    return None
-
-
-_STRIP_WHEN_UNSTORED = ("message", "function_call")
-
-
-def _to_input(messages: list[BaseMessage], *, keep_ids: bool) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    for m in messages:
-        if isinstance(m, ToolMessage):
-            items.append({"type": "function_call_output", "call_id": m.tool_call_id, "output": _text(m.content)})
-        elif isinstance(m, AIMessage):
-            raw = m.additional_kwargs.get(RAW_KEY)
-            if raw is not None:
-                for item in raw:
-                    item = dict(item)
-                    if not keep_ids:
-                        # Unstored items cannot be referenced by id. A reasoning item can be
-                        # replayed only with its encrypted content (include=reasoning.encrypted_content).
-                        if item.get("type") == "reasoning" and not item.get("encrypted_content"):
-                            continue
-                        if item.get("type") in _STRIP_WHEN_UNSTORED:
-                            item.pop("id", None)
-                    items.append(item)
-                continue
-            text = _text(m.content)
-            if text:
-                items.append({"role": "assistant", "content": text})
-            for tc in m.tool_calls:
-                items.append(
-                    {
-                        "type": "function_call",
-                        "call_id": tc["id"],
-                        "name": tc["name"],
-                        "arguments": json.dumps(tc["args"]),
-                    }
-                )
-        elif isinstance(m, HumanMessage):
-            items.append({"role": "user", "content": _text(m.content)})
-        else:
-            items.append({"role": "user", "content": _text(m.content)})
-    return items
-
-
-def _to_responses_tool(tool: Any, strict: bool | None) -> dict[str, Any]:
-    if isinstance(tool, dict) and tool.get("type") == "function" and "name" in tool and "function" not in tool:
-        out = dict(tool)  # already in Responses shape
-        if strict is not None:
-            out["strict"] = strict
-        return out
-    if isinstance(tool, dict) and tool.get("type") not in (None, "function"):
-        return dict(tool)  # built-in tools (web_search, file_search ...) pass through
-    fn = convert_to_openai_tool(tool, strict=strict)["function"]
-    out = {"type": "function", "name": fn["name"], "parameters": fn.get("parameters", {"type": "object"})}
-    if fn.get("description"):
-        out["description"] = fn["description"]
-    if fn.get("strict") is not None:
-        out["strict"] = fn["strict"]
-    return out
-
-
-def _tool_choice(choice: str | dict) -> str | dict:
-    if isinstance(choice, dict):
-        if choice.get("type") == "function" and "function" in choice:
-            return {"type": "function", "name": choice["function"]["name"]}
-        return choice
-    if choice in ("auto", "none", "required"):
-        return choice
-    if choice == "any":
-        return "required"
-    return {"type": "function", "name": choice}

@@ -1,0 +1,117 @@
+"""Conversions between LangChain and the OpenAI Responses API: messages to input items (the model's own
+output items replayed as they came), tools and tool choice to their Responses shapes, and the small readers
+of response and error bodies the chat model uses."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+RAW_KEY = "responses_output"  # AIMessage.additional_kwargs key holding the raw output items
+
+
+def dump_response(resp: Any) -> dict[str, Any]:
+    if isinstance(resp, dict):
+        return resp
+    return resp.model_dump(mode="json", exclude_none=True)
+
+
+def error_body(exc: Any) -> dict[str, Any]:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        return inner if isinstance(inner, dict) else {"message": str(inner)}
+    return {"message": str(exc)}
+
+
+def content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if isinstance(block, str):
+            parts.append(block)
+        elif isinstance(block, dict) and "text" in block:
+            parts.append(str(block["text"]))
+    return "".join(parts)
+
+
+def last_stored_index(messages: list[BaseMessage]) -> int | None:
+    for i in range(len(messages) - 1, -1, -1):
+        m = messages[i]
+        if isinstance(m, AIMessage) and m.response_metadata.get("response_id") and m.response_metadata.get("stored"):
+            return i
+    return None
+
+
+_STRIP_WHEN_UNSTORED = ("message", "function_call")
+
+
+def to_input_items(messages: list[BaseMessage], *, keep_ids: bool) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for m in messages:
+        if isinstance(m, ToolMessage):
+            items.append({"type": "function_call_output", "call_id": m.tool_call_id, "output": content_text(m.content)})
+        elif isinstance(m, AIMessage):
+            raw = m.additional_kwargs.get(RAW_KEY)
+            if raw is not None:
+                for item in raw:
+                    item = dict(item)
+                    if not keep_ids:
+                        # Unstored items cannot be referenced by id. A reasoning item can be
+                        # replayed only with its encrypted content (include=reasoning.encrypted_content).
+                        if item.get("type") == "reasoning" and not item.get("encrypted_content"):
+                            continue
+                        if item.get("type") in _STRIP_WHEN_UNSTORED:
+                            item.pop("id", None)
+                    items.append(item)
+                continue
+            text = content_text(m.content)
+            if text:
+                items.append({"role": "assistant", "content": text})
+            for tc in m.tool_calls:
+                items.append(
+                    {
+                        "type": "function_call",
+                        "call_id": tc["id"],
+                        "name": tc["name"],
+                        "arguments": json.dumps(tc["args"]),
+                    }
+                )
+        elif isinstance(m, HumanMessage):
+            items.append({"role": "user", "content": content_text(m.content)})
+        else:
+            items.append({"role": "user", "content": content_text(m.content)})
+    return items
+
+
+def to_responses_tool(tool: Any, strict: bool | None) -> dict[str, Any]:
+    if isinstance(tool, dict) and tool.get("type") == "function" and "name" in tool and "function" not in tool:
+        out = dict(tool)  # already in Responses shape
+        if strict is not None:
+            out["strict"] = strict
+        return out
+    if isinstance(tool, dict) and tool.get("type") not in (None, "function"):
+        return dict(tool)  # built-in tools (web_search, file_search ...) pass through
+    fn = convert_to_openai_tool(tool, strict=strict)["function"]
+    out = {"type": "function", "name": fn["name"], "parameters": fn.get("parameters", {"type": "object"})}
+    if fn.get("description"):
+        out["description"] = fn["description"]
+    if fn.get("strict") is not None:
+        out["strict"] = fn["strict"]
+    return out
+
+
+def to_tool_choice(choice: str | dict) -> str | dict:
+    if isinstance(choice, dict):
+        if choice.get("type") == "function" and "function" in choice:
+            return {"type": "function", "name": choice["function"]["name"]}
+        return choice
+    if choice in ("auto", "none", "required"):
+        return choice
+    if choice == "any":
+        return "required"
+    return {"type": "function", "name": choice}
