@@ -6,6 +6,9 @@ Specs: ``builtin`` (offline policy), ``sid-1``, ``openai:<model>``, ``openai-res
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +21,13 @@ from hopgraph.tools.base import Tool
 
 SID_DEFAULT_BASE_URL = "https://api.sid-1.com/v1"
 KNOWN_SPECS = "builtin, sid-1, openai:<model>, openai-responses:<model>"
+# What a model read from the environment when it was built; a model is kept only while these stay the same.
+MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "SID_API_KEY", "SID_BASE_URL", "AZURE_OPENAI_ENDPOINT",
+             "AZURE_OPENAI_API_KEY", "OPENAI_API_VERSION", "HOPGRAPH_RESPONSES_OPTIONS")
+KEPT_MODELS = 16
+
+_kept: OrderedDict[tuple[Any, ...], BaseChatModel] = OrderedDict()
+_kept_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,30 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
 
         return BuiltinPolicy(max_turns=context.max_turns, token_budget=context.token_budget,
                              max_reported=max(context.max_reported_ids, 1)), kind
+    # A model behind an HTTP API is built once per process and setting, and kept: building one costs tens of
+    # milliseconds (its HTTP client's TLS setup), and a kept one reuses its open connections turn after turn.
+    key = (kind, context.base_url, context.model_timeout_s, context.model_max_retries, reasoning_effort,
+           tuple(os.environ.get(name) for name in MODEL_ENV))
+    return _kept_model(key, lambda: new_api_model(context, kind, reasoning_effort)), kind
+
+
+def _kept_model(key: tuple[Any, ...], build: Callable[[], BaseChatModel]) -> BaseChatModel:
+    """The model kept under ``key``, built by ``build`` the first time (a failed build keeps nothing)."""
+    with _kept_lock:
+        model = _kept.get(key)
+        if model is not None:
+            _kept.move_to_end(key)
+            return model
+    model = build()
+    with _kept_lock:
+        model = _kept.setdefault(key, model)  # another thread may have built it meanwhile: keep one
+        while len(_kept) > KEPT_MODELS:
+            _kept.popitem(last=False)
+    return model
+
+
+def new_api_model(context: Context, kind: ModelKind, reasoning_effort: str | None) -> BaseChatModel:
+    """A new chat model for an HTTP API spec (sid, openai, responses)."""
     from langchain_openai import ChatOpenAI
 
     base_url: str | None
@@ -80,14 +114,14 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
             model=kind.name, base_url=base_url, api_key=key,  # type: ignore[arg-type]
             timeout=_first_attempt_timeout(context), max_retries=0,
         )
-        return model, kind
+        return model
     if kind.family == "openai":
         base_url = context.base_url or os.environ.get("OPENAI_BASE_URL") or None
         model = ChatOpenAI(
             model=kind.name, base_url=base_url, api_key=_openai_key("OPENAI_API_KEY", base_url),  # type: ignore[arg-type]
             timeout=_first_attempt_timeout(context), max_retries=0,
         )
-        return model, kind
+        return model
     from hopgraph.models.responses import make_responses_model
 
     base_url = context.base_url or os.environ.get("OPENAI_BASE_URL") or None
@@ -97,7 +131,7 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
         kind.name, base_url=base_url, timeout=attempt_share(context.model_timeout_s, context.model_max_retries),
         max_retries=context.model_max_retries, total_timeout_s=context.model_timeout_s, **extra,
     )
-    return model, kind
+    return model
 
 
 def _first_attempt_timeout(context: Context) -> Any:

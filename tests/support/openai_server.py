@@ -49,6 +49,7 @@ class Request:
     body: Any
     replayed: bool = False
     received: float = field(default_factory=time.monotonic)
+    peer: tuple[str, int] = ("", 0)  # the client's address and port: one per TCP connection
 
 
 @dataclass
@@ -392,7 +393,8 @@ class ScriptedOpenAI:
                     body = json.loads(raw) if raw else None
                 except ValueError:
                     body = raw.decode("utf-8", "replace")
-                req = Request(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                req = Request(self.command, self.path, {k.lower(): v for k, v in self.headers.items()}, body,
+                              peer=(str(self.client_address[0]), int(self.client_address[1])))
                 with server._lock:
                     server.requests.append(req)
                 try:
