@@ -158,6 +158,17 @@ def test_document_sources_lists_one_container(harness: Harness) -> None:
     assert "cats" not in b.document_sources("default") and b.document_sources("private") == {"cats": "test://cats"}
 
 
+def test_a_scroll_for_some_fields_reads_only_them(harness: Harness) -> None:
+    # What document_sources reads of every chunk of a container: two short fields, never the text.
+    b = harness.backend
+    assert isinstance(b, VectorBackend)
+    b.upsert(corpus_chunks())
+    flt = b._container_filter("default")
+    some = b._scroll(flt, fields=("doc_id", "source"))
+    assert len(some) == len(b._scroll(flt)) == len(CORPUS)
+    assert all(set(r.payload) == {"doc_id", "source"} for r in some), [r.payload for r in some]
+
+
 def test_hits_carry_the_payload(loaded: Harness) -> None:
     hit = loaded.backend.search("Eiffel Tower", S, 1)[0]
     c = hit.chunk

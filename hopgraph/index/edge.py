@@ -340,8 +340,9 @@ class EdgeBackend(VectorBackend):
 
     # --- SearchBackend ---------------------------------------------------------------
 
-    def _scroll(self, flt: Any, with_payload: bool = True) -> list[Any]:
+    def _scroll(self, flt: Any, fields: Sequence[str] | None = None) -> list[Any]:
         qe = self._qe
+        with_payload = list(fields) if fields is not None else True
         out: list[Any] = []
         offset = None
         while True:

@@ -273,14 +273,16 @@ class ServerBackend(VectorBackend):
 
     # --- SearchBackend ---------------------------------------------------------------
 
-    def _scroll(self, flt: Any) -> list[Any]:
+    def _scroll(self, flt: Any, fields: Sequence[str] | None = None) -> list[Any]:
         c = self._client
+        with_payload = list(fields) if fields is not None else True
         out: list[Any] = []
         offset: Any = None
 
         def page(o: Any) -> tuple[list[Any], Any]:
             return c.scroll(
-                self.collection, scroll_filter=flt, limit=_SCROLL_PAGE, offset=o, with_payload=True, with_vectors=False
+                self.collection, scroll_filter=flt, limit=_SCROLL_PAGE, offset=o, with_payload=with_payload,
+                with_vectors=False,
             )
 
         while True:

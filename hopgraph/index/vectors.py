@@ -51,8 +51,8 @@ class VectorBackend(SearchBackend):
         ...
 
     @abstractmethod
-    def _scroll(self, flt: Any) -> list[Any]:
-        """Every record matching an engine filter, with payload."""
+    def _scroll(self, flt: Any, fields: Sequence[str] | None = None) -> list[Any]:
+        """Every record matching an engine filter, with its whole payload or only ``fields`` of it."""
 
     @abstractmethod
     def _retrieve(self, point_ids: list[str]) -> list[Any]:
@@ -125,7 +125,8 @@ class VectorBackend(SearchBackend):
 
     def document_sources(self, container: str) -> dict[str, str]:
         sources: dict[str, str] = {}
-        for record in self._scroll(self._container_filter(container)):
+        # Two short fields of every chunk, not its text: a container may hold millions of chunks.
+        for record in self._scroll(self._container_filter(container), fields=("doc_id", "source")):
             payload = record.payload or {}
             sources.setdefault(str(payload.get("doc_id", "")), str(payload.get("source") or ""))
         return sources
