@@ -10,7 +10,7 @@ from hopgraph import Context, run
 from hopgraph.errors import ModelSpecError
 from hopgraph.index.memory import MemoryBackend
 from hopgraph.models import parse_spec
-from tests.openai_stub import OpenAIStub, Step, tool_call_reply
+from tests.support.openai_server import ScriptedOpenAI, chat_tool_calls, http_error
 
 
 @pytest.fixture()
@@ -28,53 +28,56 @@ def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_openai_path_parallel_calls_and_429_retry(backend: MemoryBackend) -> None:
-    steps: list[Step] = [
-        (429, {"error": {"message": "slow down", "type": "rate_limit"}}),
-        tool_call_reply(("search", {"query": "steel bolts", "limit": None}), ("text_search", {"query": "copper"})),
-        tool_call_reply(("report_helpful_ids", {"ids": ["d2", "d1"]})),
-    ]
-    with OpenAIStub(steps) as stub:
-        result = run("Who supplies what?", context=Context(model="openai:gpt-test", base_url=stub.url,
+    with ScriptedOpenAI() as server:
+        server.chat(
+            http_error(429, "slow down", retry_after=0),
+            chat_tool_calls(("search", {"query": "steel bolts", "limit": None}), ("text_search", {"query": "copper"})),
+            chat_tool_calls(("report_helpful_ids", {"ids": ["d2", "d1"]})),
+        )
+        result = run("Who supplies what?", context=Context(model="openai:gpt-test", base_url=server.base_url,
                                                            backend=backend, model_max_retries=2))
     assert result["exit_reason"] == "reported"
     assert result["reported_ids"] == ["globex", "acme"]
-    assert len(stub.requests) == 3  # the 429 was retried
-    first = stub.requests[1]
+    requests = server.chat_requests()
+    assert len(requests) == 3  # the 429 was retried
+    first = requests[1]
     # strict JSON-schema tools are sent to OpenAI-compatible models
     names = [t["function"]["name"] for t in first["tools"]]
     assert names == ["search", "text_search", "read", "report_helpful_ids"]
     assert all(t["function"]["strict"] is True for t in first["tools"])
     assert first["tools"][0]["function"]["parameters"]["additionalProperties"] is False
     # the second request carries both tool results, one per call, in call order
-    tool_msgs = [m for m in stub.requests[2]["messages"] if m["role"] == "tool"]
-    assert [m["tool_call_id"] for m in tool_msgs] == ["call_0_search", "call_1_text_search"]
+    messages = requests[2]["messages"]
+    calls = next(m["tool_calls"] for m in messages if m["role"] == "assistant")
+    assert [c["function"]["name"] for c in calls] == ["search", "text_search"]
+    tool_msgs = [m for m in messages if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tool_msgs] == [c["id"] for c in calls]
     assert tool_msgs[-1]["content"].endswith("You have 9 out of 10 turns left.")
 
 
 def test_malformed_json_arguments_from_the_server(backend: MemoryBackend) -> None:
-    steps: list[Step] = [
-        tool_call_reply(("search", '{"query": "steel'),),
-        tool_call_reply(("search", {"query": "steel"}),),
-        tool_call_reply(("report_helpful_ids", {"ids": ["d1"]}),),
-    ]
-    with OpenAIStub(steps) as stub:
-        result = run("q", context=Context(model="openai:m", base_url=stub.url, backend=backend))
-    tool_msgs = [m for m in stub.requests[1]["messages"] if m["role"] == "tool"]
+    with ScriptedOpenAI() as server:
+        server.chat(
+            chat_tool_calls(("search", '{"query": "steel')),  # arguments cut short: not JSON
+            chat_tool_calls(("search", {"query": "steel"})),
+            chat_tool_calls(("report_helpful_ids", {"ids": ["d1"]})),
+        )
+        result = run("q", context=Context(model="openai:m", base_url=server.base_url, backend=backend))
+    tool_msgs = [m for m in server.chat_requests()[1]["messages"] if m["role"] == "tool"]
     assert "Invalid arguments for 'search'" in tool_msgs[0]["content"]
     assert result["exit_reason"] == "reported" and result["reported_ids"] == ["acme"]
 
 
 def test_sid1_reads_tools_from_the_system_prompt(backend: MemoryBackend, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SID_API_KEY", "test-key")
-    steps: list[Step] = [tool_call_reply(("search", {"query": "steel"}), ("report_helpful_ids", {"ids": ["d1"]}))]
-    with OpenAIStub(steps) as stub:
-        monkeypatch.setenv("SID_BASE_URL", stub.url)
+    with ScriptedOpenAI() as server:
+        server.chat(chat_tool_calls(("search", {"query": "steel"}), ("report_helpful_ids", {"ids": ["d1"]})))
+        monkeypatch.setenv("SID_BASE_URL", server.base_url)
         result = run("Who supplies steel?", context=Context(model="sid-1", backend=backend))
     assert result["reported_ids"] == ["acme"]
-    request = stub.requests[0]
+    request = server.chat_requests()[0]
     assert request["model"] == "sid-1"
-    headers = {k.lower(): v for k, v in stub.headers[0].items()}
-    assert headers["authorization"] == "Bearer test-key"
+    assert server.requests[0].headers["authorization"] == "Bearer test-key"
     system = request["messages"][0]
     assert system["role"] == "system"
     text = system["content"]

@@ -22,6 +22,11 @@ id gives 400 ``previous_response_not_found``); ``background(step, pending=[...])
 create with the first pending status and each GET with the next, then the final response;
 a repeated ``Idempotency-Key`` replays the first successful answer without taking a step
 (409 while the first request with that key is still running).
+
+Both ways are checked against OpenAI's published API description (:mod:`tests.support.openai_spec`): a request
+body that breaks ``CreateChatCompletionRequest`` or ``CreateResponse`` is answered 400, as the real API would,
+and every body the server answers (completions, stream chunks, responses, errors) must fit its schema too.
+Whatever broke a schema is kept in ``srv.violations``; leaving the ``with`` block with any fails the test.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+from tests.support.openai_spec import problems
 
 Step = dict[str, Any] | Callable[["Request"], Any]
 
@@ -77,12 +84,8 @@ def http_error(
     retry_after: float | None = None,
 ) -> HTTPError:
     headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
-    err = {"message": message, "type": "server_error" if status >= 500 else "invalid_request_error"}
-    if code:
-        err["code"] = code
-    if param:
-        err["param"] = param
-    return HTTPError(status, {"error": err}, headers)
+    body = _error(message, "server_error" if status >= 500 else "invalid_request_error", code=code, param=param)
+    return HTTPError(status, body, headers)
 
 
 # --- chat.completions builders -------------------------------------------------------------
@@ -99,10 +102,12 @@ def chat_text(text: str, *, prompt_tokens: int = 10, completion_tokens: int = 5)
     }
 
 
-def chat_tool_calls(*calls: tuple[str, dict[str, Any]], content: str | None = None) -> dict[str, Any]:
-    """One assistant message with parallel tool calls; call ids are assigned by the server."""
+def chat_tool_calls(*calls: tuple[str, dict[str, Any] | str], content: str | None = None) -> dict[str, Any]:
+    """One assistant message with parallel tool calls; call ids are assigned by the server. Arguments given as a
+    string are sent as they are (a model's broken JSON)."""
     tcs = [
-        {"id": None, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        {"id": None, "type": "function",
+         "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
         for name, args in calls
     ]
     return {
@@ -154,7 +159,7 @@ def _msg(text: str, status: str = "completed") -> dict[str, Any]:
         "type": "message",
         "role": "assistant",
         "status": status,
-        "content": [{"type": "output_text", "text": text, "annotations": []}],
+        "content": [{"type": "output_text", "text": text, "annotations": [], "logprobs": []}],
     }
 
 
@@ -164,6 +169,7 @@ def _msg(text: str, status: str = "completed") -> dict[str, Any]:
 class ScriptedOpenAI:
     def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
         self.requests: list[Request] = []
+        self.violations: list[str] = []
         self._chat: deque[Any] = deque()
         self._responses: deque[Any] = deque()
         self.stored: dict[str, dict[str, Any]] = {}
@@ -202,8 +208,43 @@ class ScriptedOpenAI:
     def __enter__(self) -> ScriptedOpenAI:
         return self.start()
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
         self.stop()
+        if exc_type is None:
+            assert not self.violations, "the OpenAI protocol was broken:\n" + "\n".join(self.violations)
+
+    def _check(self, what: str, schema: str, body: Any) -> list[str]:
+        found = problems(schema, body)
+        if found:
+            with self._lock:
+                self.violations.extend(f"{what}: {p}" for p in found)
+        return found
+
+    def _check_request(self, req: Request) -> list[str]:
+        path = _route(req.path)
+        if req.method != "POST":
+            return []
+        if path.endswith("/chat/completions"):
+            return self._check(f"request to {path}", "CreateChatCompletionRequest", req.body)
+        if path.endswith("/responses"):
+            return self._check(f"request to {path}", "CreateResponse", req.body)
+        return []
+
+    def _check_answer(self, req: Request, status: int, payload: Any) -> None:
+        path, what = _route(req.path), f"answer to {req.method} {_route(req.path)}"
+        if status >= 400:
+            self._check(what, "ErrorResponse", payload)
+        elif isinstance(payload, tuple) and payload and payload[0] == "sse":
+            for chunk in payload[1]:
+                self._check(what, "CreateChatCompletionStreamResponse", chunk)
+        elif path.endswith("/chat/completions"):
+            self._check(what, "CreateChatCompletionResponse", payload)
+        elif req.method == "DELETE":
+            return  # the description gives no schema for a deletion's answer
+        elif "/responses" in path:
+            self._check(what, "Response", payload)
+        elif path.endswith("/models"):
+            self._check(what, "ListModelsResponse", payload)
 
     # scripting
     def chat(self, *steps: Any) -> None:
@@ -241,7 +282,7 @@ class ScriptedOpenAI:
             return self._response_item(req, rid, action)
         if req.method == "GET" and path.endswith("/models"):
             return 200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]}, {}
-        return 404, {"error": {"message": f"no route {req.method} {path}"}}, {}
+        return 404, _error(f"no route {req.method} {path}"), {}
 
     def _take(self, queue: deque[Any], req: Request) -> Any:
         with self._lock:
@@ -267,6 +308,10 @@ class ScriptedOpenAI:
         body.setdefault("created", int(time.time()))
         body.setdefault("model", (req.body or {}).get("model", "scripted"))
         for choice in body.get("choices", []):
+            # Fields a real server always sends, null when unused.
+            choice.setdefault("logprobs", None)
+            if isinstance(choice.get("message"), dict):
+                choice["message"].setdefault("refusal", None)
             for tc in choice.get("message", {}).get("tool_calls") or []:
                 if not tc.get("id"):
                     tc["id"] = self._next_id("call")
@@ -283,7 +328,7 @@ class ScriptedOpenAI:
                 return status, copy.deepcopy(body), {}
             if key and key in self._inflight:
                 # Like providers do: the first request with this key is still running.
-                return 409, {"error": {"message": "a request with this Idempotency-Key is in progress"}}, {}
+                return 409, _error("a request with this Idempotency-Key is in progress"), {}
             if key:
                 self._inflight.add(key)
         try:
@@ -319,6 +364,12 @@ class ScriptedOpenAI:
             "created_at": int(time.time()),
             "model": req.body.get("model", "scripted"),
             "status": "completed",
+            "error": None,
+            "incomplete_details": None,
+            "instructions": req.body.get("instructions"),
+            "metadata": req.body.get("metadata") or {},
+            "temperature": req.body.get("temperature", 1.0),
+            "top_p": req.body.get("top_p", 1.0),
             "output": [],
             "parallel_tool_calls": True,
             "tool_choice": "auto",
@@ -327,7 +378,7 @@ class ScriptedOpenAI:
                 "input_tokens": 10,
                 "output_tokens": 5,
                 "total_tokens": 15,
-                "input_tokens_details": {"cached_tokens": 0},
+                "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
                 "output_tokens_details": {"reasoning_tokens": 0},
             },
             **step,
@@ -345,7 +396,7 @@ class ScriptedOpenAI:
             if pending:
                 self._pending[rid] = pending[1:]
                 self._final[rid] = final
-                answer = {**final, "status": pending[0], "output": [], "usage": None}
+                answer = _pending_view(final, pending[0])
             else:
                 answer = final
             if key:
@@ -356,8 +407,7 @@ class ScriptedOpenAI:
         with self._lock:
             known = rid in self.stored or rid in self._final
             if not known:
-                missing = {"message": f"Response with id '{rid}' not found.", "type": "invalid_request_error"}
-                return 404, {"error": missing}, {}
+                return 404, _error(f"Response with id '{rid}' not found."), {}
             if req.method == "DELETE" and not action:
                 self.stored.pop(rid, None)
                 self._final.pop(rid, None)
@@ -372,10 +422,10 @@ class ScriptedOpenAI:
                 queue = self._pending.get(rid)
                 if queue:
                     status = queue.pop(0)
-                    return 200, {**final, "status": status, "output": [], "usage": None}, {}
+                    return 200, _pending_view(final, status), {}
                 self._pending.pop(rid, None)
                 return 200, copy.deepcopy(final), {}
-        return 404, {"error": {"message": f"no route {req.method} {req.path}"}}, {}
+        return 404, _error(f"no route {req.method} {req.path}"), {}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -397,10 +447,18 @@ class ScriptedOpenAI:
                               peer=(str(self.client_address[0]), int(self.client_address[1])))
                 with server._lock:
                     server.requests.append(req)
+                broken = server._check_request(req)
+                status: int
+                payload: Any
+                headers: dict[str, str]
                 try:
-                    status, payload, headers = server._dispatch(req)
+                    if broken:  # as the real API answers a body that breaks its schema
+                        status, payload, headers = 400, _error("; ".join(broken)), {}
+                    else:
+                        status, payload, headers = server._dispatch(req)
                 except Exception as exc:  # a broken script must show up, not hang the client
-                    status, payload, headers = 500, {"error": {"message": f"scripted server bug: {exc!r}"}}, {}
+                    status, payload, headers = 500, _error(f"scripted server bug: {exc!r}", "server_error"), {}
+                server._check_answer(req, status, payload)
                 if isinstance(payload, tuple) and payload and payload[0] == "sse":
                     data = "".join(f"data: {json.dumps(c)}\n\n" for c in payload[1]) + "data: [DONE]\n\n"
                     self._send(status, data.encode(), "text/event-stream", headers)
@@ -428,15 +486,29 @@ def _chat_chunks(body: dict[str, Any], request: dict[str, Any]) -> list[dict[str
     choice = body["choices"][0]
     msg = choice["message"]
     chunks: list[dict[str, Any]] = [
-        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": msg.get("content") or ""}}]}
+        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": msg.get("content") or ""},
+                              "finish_reason": None}]}
     ]
     for i, tc in enumerate(msg.get("tool_calls") or []):
         delta = {"tool_calls": [{"index": i, "id": tc["id"], "type": "function", "function": tc["function"]}]}
-        chunks.append({**base, "choices": [{"index": 0, "delta": delta}]})
+        chunks.append({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
     chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
     if (request.get("stream_options") or {}).get("include_usage") and body.get("usage"):
         chunks.append({**base, "choices": [], "usage": body["usage"]})
     return chunks
+
+
+def _pending_view(final: dict[str, Any], status: str) -> dict[str, Any]:
+    """A background response while it is still running: no output, and no usage yet."""
+    view = {**final, "status": status, "output": []}
+    view.pop("usage", None)
+    return view
+
+
+def _error(message: str, kind: str = "invalid_request_error", *, code: str | None = None,
+           param: str | None = None) -> dict[str, Any]:
+    """An error body as the API sends one: every field present, null when unused."""
+    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
 
 
 def _route(path: str) -> str:
