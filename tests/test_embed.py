@@ -16,6 +16,7 @@ from hopgraph.index import embed, quantize
 from hopgraph.index.embed import EmbedderError, MiniLMEmbedder, get_embedder
 from hopgraph.index.embed_optional import FastembedEmbedder, OpenAIEmbedder
 from tests.support.json_endpoint import JsonEndpoint
+from tests.support.openai_spec import problems
 
 
 @pytest.fixture(scope="module")
@@ -388,10 +389,12 @@ def test_fastembed_broken_folder_is_a_clear_error(fastembed_folder: Path, tmp_pa
 
 @pytest.fixture
 def endpoint() -> Iterator[tuple[str, dict[str, Any]]]:
-    state: dict[str, Any] = {"requests": [], "fail_first": 0}
+    """An embeddings endpoint that holds requests and answers to OpenAI's published API description."""
+    state: dict[str, Any] = {"requests": [], "fail_first": 0, "violations": []}
 
     def respond(path: str, headers: Mapping[str, str], body: Any) -> tuple[int, Any]:
         state["requests"].append({"path": path, "auth": headers.get("Authorization"), "body": body})
+        state["violations"] += problems("CreateEmbeddingRequest", body)
         if state["fail_first"] > 0:
             state["fail_first"] -= 1
             return 503, b"busy"
@@ -402,10 +405,14 @@ def endpoint() -> Iterator[tuple[str, dict[str, Any]]]:
                 v[hash(w) % 16] += 1.0
             rows.append({"object": "embedding", "index": i, "embedding": (v * 3).tolist()})
         rows.reverse()  # the client must reorder by index
-        return 200, {"object": "list", "data": rows, "model": body["model"]}
+        answer = {"object": "list", "data": rows, "model": body["model"],
+                  "usage": {"prompt_tokens": len(rows), "total_tokens": len(rows)}}
+        state["violations"] += problems("CreateEmbeddingResponse", answer)
+        return 200, answer
 
     with JsonEndpoint(respond) as server:
         yield f"{server.url}/v1", state
+    assert state["violations"] == []
 
 
 def test_openai_embedder(endpoint: tuple[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch) -> None:
