@@ -23,6 +23,7 @@ from hopgraph.graph import build_graph
 from hopgraph.index.backend import BackendError
 from hopgraph.index.memory import MemoryBackend
 from tests.scripted import ScriptedChatModel, call, calls
+from tests.support.openai_spec import problems
 
 EXITS = {"reported", "max_turns", "no_tool_call", "thrash", "budget", "model_error", "answered"}
 
@@ -191,9 +192,13 @@ REPORT = ok(completion(("report_helpful_ids", '{"ids": ["d1"]}')))
 
 
 class FaultyModelServer:
+    """Answers each chat request with the next fault. What it receives must still fit OpenAI's published API
+    description; its answers break the protocol on purpose and are not checked."""
+
     def __init__(self, steps: list[Respond]) -> None:
         self.steps = list(steps)
         self.times: list[float] = []
+        self.violations: list[str] = []
         self.lock = threading.Lock()
         server = self
 
@@ -205,6 +210,7 @@ class FaultyModelServer:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
                 with server.lock:
                     server.times.append(time.monotonic())
+                    server.violations += problems("CreateChatCompletionRequest", body)
                     step = server.steps.pop(0) if server.steps else status(500)
                 answer = step(body)
                 if answer is None:
@@ -240,9 +246,11 @@ class FaultyModelServer:
         self.thread.start()
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, exc_type: Any, *exc: Any) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+        if exc_type is None:
+            assert self.violations == [], self.violations
 
 
 @pytest.fixture(autouse=True)
