@@ -16,9 +16,6 @@ import asyncio
 import contextlib
 import os
 import platform
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,7 +25,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-STARTUP_TIMEOUT_S = 120
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.support.dev_server import dev_server, server_env  # noqa: E402
 
 CORPUS = {
     "alpha": ("Project Alpha", "Project Alpha was delivered late by the supplier Norvik because of a shipping delay."),
@@ -50,12 +50,6 @@ QUESTIONS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def make_index(path: str) -> str:
     from hopgraph.index.backend import Chunk, make_chunk_id
     from hopgraph.index.factory import close_backend, open_backend
@@ -70,43 +64,12 @@ def make_index(path: str) -> str:
 
 
 @contextlib.contextmanager
-def dev_server(workdir: Path) -> Iterator[str]:
-    """Starts `langgraph dev` on a free loopback port with a fresh index and SQLite threads."""
+def load_server(workdir: Path) -> Iterator[str]:
+    """`langgraph dev` on a free loopback port with a fresh index and SQLite threads."""
     index = make_index(str(workdir / "index"))
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("POSTGRES_URI", "DATABASE_URI", "QDRANT_URL")}
-    env.update(HOPGRAPH_INDEX=index, HOPGRAPH_CHECKPOINT_DB=str(workdir / "threads.sqlite"), HOPGRAPH_MODEL="builtin",
-               LANGSMITH_TRACING="false", LANGGRAPH_CLI_NO_ANALYTICS="1", LANGGRAPH_NO_VERSION_CHECK="true")
-    log_path = workdir / "server.log"
-    langgraph = Path(sys.executable).parent / "langgraph"
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [str(langgraph), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        import httpx
-
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"langgraph dev exited ({proc.returncode}):\n{log_path.read_text()[-4000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
-                    break
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"langgraph dev not up after {STARTUP_TIMEOUT_S}s:\n{log_path.read_text()[-4000:]}")
-            time.sleep(0.5)
+    env = server_env(HOPGRAPH_INDEX=index, HOPGRAPH_CHECKPOINT_DB=str(workdir / "threads.sqlite"))
+    with dev_server(env, workdir / "server.log") as url:
         yield url
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=5)
 
 
 @dataclass
@@ -197,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=50)
     parser.add_argument("--questions", type=int, default=5)
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="hopgraph-load-") as tmp, dev_server(Path(tmp)) as url:
+    with tempfile.TemporaryDirectory(prefix="hopgraph-load-") as tmp, load_server(Path(tmp)) as url:
         warm = asyncio.run(run_load(url, 1, 1))  # first run loads the embedder; keep it out of the figures
         if warm.errors:
             print("\n".join(warm.errors), file=sys.stderr)

@@ -23,7 +23,7 @@ def load_module() -> ModuleType:
 
 def test_concurrent_threads_on_the_dev_server(tmp_path: Path) -> None:
     load = load_module()
-    with load.dev_server(tmp_path) as url:
+    with load.load_server(tmp_path) as url:
         result = asyncio.run(load.run_load(url, threads=5, questions=2, timeout_s=120))
     assert result.errors == [], result.errors
     assert result.mixed_threads == [], result.mixed_threads
