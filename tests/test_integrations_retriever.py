@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,30 +16,20 @@ from pydantic import SecretStr
 from hopgraph import Context, HopgraphRetriever, run
 from hopgraph.errors import RunFailedError
 from hopgraph.index.backend import BackendError
-from hopgraph.index.factory import close_backend
 from tests.support.callbacks import Recorder
-from tests.support.contracts import PAGES, make_contract_index, whole_text
+from tests.support.contracts import (
+    PAGES,
+    PENALTY,
+    QUESTION,
+    contract_context,
+    contract_index,  # noqa: F401 (the index fixture)
+    whole_text,
+)
 from tests.support.openai_server import ScriptedOpenAI, chat_text
-
-QUESTION = "What delay penalty does Nordlicht pay when it delivers late?"
-PENALTY = PAGES[("legal", "nordlicht")][2][1]
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    path = make_contract_index(str(tmp_path_factory.mktemp("contracts") / "index"))
-    yield path
-    close_backend(path)
 
 
 def context(index: str, **overrides: Any) -> Context:
-    settings: dict[str, Any] = {
-        "index": index,
-        "qdrant_url": None,
-        "model": "builtin",
-        "containers": ["legal", "default"],
-    }
-    return Context(**{**settings, **overrides})
+    return contract_context(index, ("legal", "default"), **overrides)
 
 
 def _free_port() -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -17,25 +16,19 @@ from pydantic import SecretStr
 from hopgraph import Context, as_node, run
 from hopgraph.errors import InputError
 from hopgraph.index.backend import BackendError
-from hopgraph.index.factory import close_backend
-from tests.support.contracts import PAGES, make_contract_index
+from tests.support.contracts import (
+    PENALTY,
+    QUESTION,
+    contract_context,
+    contract_index,  # noqa: F401 (the index fixture)
+    )
 from tests.support.openai_server import ScriptedOpenAI, chat_text
 
-QUESTION = "What delay penalty does Nordlicht pay when it delivers late?"
 FOLLOW_UP = "Which supplier may terminate with 90 days notice?"
-PENALTY = PAGES[("legal", "nordlicht")][2][1]
-
-
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    path = make_contract_index(str(tmp_path_factory.mktemp("contracts") / "index"))
-    yield path
-    close_backend(path)
 
 
 def context(index: str, **overrides: Any) -> Context:
-    settings: dict[str, Any] = {"index": index, "qdrant_url": None, "model": "builtin", "containers": ["legal"]}
-    return Context(**{**settings, **overrides})
+    return contract_context(index, **overrides)
 
 
 def parent_graph(node: Any, checkpointer: Any = None, respond: Any = None) -> Any:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,29 +11,23 @@ from langgraph.prebuilt import create_react_agent
 from pydantic import SecretStr
 
 from hopgraph import Context, as_tool, run
-from hopgraph.index.factory import close_backend
 from tests.support.callbacks import Recorder
-from tests.support.contracts import PAGES, make_contract_index
+from tests.support.contracts import (
+    PENALTY,
+    QUESTION,
+    contract_context,
+    contract_index,  # noqa: F401 (the index fixture)
+    )
 from tests.support.openai_server import ScriptedOpenAI, chat_text, chat_tool_calls
 
-QUESTION = "What delay penalty does Nordlicht pay when it delivers late?"
-PENALTY = PAGES[("legal", "nordlicht")][2][1]
 FINAL = "Nordlicht pays 1.5 percent of the order value per week of delay."
 
 # create_react_agent is the agent langgraph itself ships; langchain's create_agent (its successor) is not a dependency.
 pytestmark = pytest.mark.filterwarnings("ignore:create_react_agent has been moved")
 
 
-@pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    path = make_contract_index(str(tmp_path_factory.mktemp("contracts") / "index"))
-    yield path
-    close_backend(path)
-
-
 def context(index: str, **overrides: Any) -> Context:
-    settings: dict[str, Any] = {"index": index, "qdrant_url": None, "model": "builtin", "containers": ["legal"]}
-    return Context(**{**settings, **overrides})
+    return contract_context(index, **overrides)
 
 
 def agent_model(srv: ScriptedOpenAI) -> ChatOpenAI:

@@ -7,6 +7,12 @@ out of sight of callers limited to other containers.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from hopgraph import Context
 from hopgraph.index.backend import Chunk, make_chunk_id
 
 PAGES = {
@@ -78,3 +84,25 @@ def make_contract_index(path: str) -> str:
 
 def whole_text(container: str, doc_id: str) -> str:
     return "\n".join(PAGES[(container, doc_id)][2])
+
+
+# The question the integration tests ask, and the page that answers it.
+QUESTION = "What delay penalty does Nordlicht pay when it delivers late?"
+PENALTY = PAGES[("legal", "nordlicht")][2][1]
+
+
+@pytest.fixture(scope="module", name="index")
+def contract_index(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The ``index`` fixture of a test module that imports this: the contract index, built once for the module
+    and closed after it."""
+    from hopgraph.index.factory import close_backend
+
+    path = make_contract_index(str(tmp_path_factory.mktemp("contracts") / "index"))
+    yield path
+    close_backend(path)
+
+
+def contract_context(index: str, containers: tuple[str, ...] = ("legal",), **overrides: Any) -> Context:
+    """A run over the contract index with the built-in model (no Qdrant server), ``overrides`` on top."""
+    settings: dict[str, Any] = {"index": index, "qdrant_url": None, "model": "builtin", "containers": list(containers)}
+    return Context(**{**settings, **overrides})
