@@ -107,6 +107,18 @@ def test_load_beir_skips_queries_without_qrels(tmp_path: Path) -> None:
         load_beir(tmp_path / "missing")
 
 
+def test_broken_query_lines_are_named(tmp_path: Path) -> None:
+    folder = write_beir(tmp_path / "broken")
+    queries = folder / "queries.jsonl"
+    lines = queries.read_text().splitlines()
+    queries.write_text("\n".join([lines[0], "", '{"_id": "q2", "text": "cut sh', *lines[2:]]) + "\n")
+    with pytest.raises(EvalError, match=r"queries.jsonl:3: not a JSON line"):
+        load_beir(folder)
+    queries.write_text("\n".join([lines[0], '{"_id": "q2"}']) + "\n")
+    with pytest.raises(EvalError, match=r"queries.jsonl:2: not a query line with _id and text"):
+        load_beir(folder)
+
+
 def test_evaluate_on_a_given_backend(tmp_path: Path) -> None:
     folder = write_beir(tmp_path / "tiny")
     backend = MemoryBackend()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hopgraph.evals.data import EvalError, read_qrels
+from hopgraph.evals.data import EvalError, jsonl_records, qrels_path, read_qrels
 
 
 @dataclass
@@ -80,29 +80,20 @@ def item_from(obj: Any, where: str, relevant: set[str] | None = None) -> AnswerI
 
 def load_beir_answers(folder: Path, queries_file: Path | None = None) -> tuple[list[AnswerItem], int]:
     """(questions with gold answers, how many query lines had none)."""
-    from hopgraph.evals.data import _qrels_path
-
     qpath = queries_file or folder / "queries.jsonl"
     if not qpath.is_file():
         raise EvalError(f"queries file {qpath} does not exist")
-    qrels = read_qrels(_qrels_path(folder))
+    qrels = read_qrels(qrels_path(folder))
     items: list[AnswerItem] = []
     skipped = 0
-    with qpath.open(encoding="utf-8") as f:
-        for n, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except ValueError as exc:
-                raise EvalError(f"{qpath}:{n}: not a JSON line") from exc
-            qid = str(obj.get("_id", "")) if isinstance(obj, dict) else ""
-            relevant = {d for d, s in qrels.get(qid, {}).items() if s > 0}
-            item = item_from(obj, f"{qpath}:{n}", relevant)
-            if item is None:
-                skipped += 1
-            else:
-                items.append(item)
+    for n, obj in jsonl_records(qpath):
+        qid = str(obj.get("_id", "")) if isinstance(obj, dict) else ""
+        relevant = {d for d, s in qrels.get(qid, {}).items() if s > 0}
+        item = item_from(obj, f"{qpath}:{n}", relevant)
+        if item is None:
+            skipped += 1
+        else:
+            items.append(item)
     return items, skipped
 
 

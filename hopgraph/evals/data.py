@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hopgraph.errors import HopgraphError
 
@@ -25,7 +27,7 @@ class BeirData:
     """Query ids without qrels."""
 
 
-def _qrels_path(folder: Path) -> Path:
+def qrels_path(folder: Path) -> Path:
     for candidate in (folder / "qrels.tsv", folder / "qrels" / "test.tsv", folder / "qrels" / "train.tsv"):
         if candidate.is_file():
             return candidate
@@ -48,18 +50,26 @@ def read_qrels(path: Path) -> dict[str, dict[str, int]]:
     return qrels
 
 
-def read_queries(path: Path) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
+def jsonl_records(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed JSON) for each non-blank line; a line that is not JSON is an EvalError naming it."""
     with path.open(encoding="utf-8") as f:
         for n, line in enumerate(f, start=1):
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-                # Only the id and the text: extra fields (answers, decompositions) are gold, never used.
-                out.append((str(obj["_id"]), str(obj["text"])))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise EvalError(f"{path}:{n}: not a query line with _id and text") from exc
+                yield n, json.loads(line)
+            except ValueError as exc:
+                raise EvalError(f"{path}:{n}: not a JSON line") from exc
+
+
+def read_queries(path: Path) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for n, obj in jsonl_records(path):
+        try:
+            # Only the id and the text: extra fields (answers, decompositions) are gold, never used.
+            out.append((str(obj["_id"]), str(obj["text"])))
+        except (KeyError, TypeError) as exc:
+            raise EvalError(f"{path}:{n}: not a query line with _id and text") from exc
     return out
 
 
@@ -73,7 +83,7 @@ def load_beir(folder: str | Path, queries_file: str | Path | None = None) -> Bei
     qpath = Path(queries_file).expanduser() if queries_file else root / "queries.jsonl"
     if not qpath.is_file():
         raise EvalError(f"queries file {qpath} does not exist")
-    qrels = read_qrels(_qrels_path(root))
+    qrels = read_qrels(qrels_path(root))
     queries, skipped = [], []
     for qid, text in read_queries(qpath):
         if any(s > 0 for s in qrels.get(qid, {}).values()):
