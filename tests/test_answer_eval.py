@@ -14,6 +14,7 @@ from hopgraph.evals.answer_metrics import aggregate_answers, contains, is_not_fo
 from hopgraph.evals.answer_runner import AnswerEvalOptions, evaluate_answers
 from hopgraph.evals.data import EvalError
 from hopgraph.index.memory import MemoryBackend
+from tests.support.beir import DOCS, write_beir_folder
 
 DEMO_QUESTIONS = Path(__file__).resolve().parents[1] / "hopgraph" / "demo" / "questions.json"
 
@@ -72,18 +73,7 @@ def test_aggregate_skips_undefined_scores() -> None:
 
 
 def write_answers(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    docs = [
-        ("lantern", "The Copper Lantern", "The Copper Lantern is an oil painting by Ilse Varnhagen, from 1907."),
-        ("varnhagen", "Ilse Varnhagen", "Ilse Varnhagen grew up in Korvath and studied under Emil Strand."),
-        ("korvath", "Korvath", "Korvath lies on the Seline, a river flowing through the old town."),
-        ("bees", "Honey bees", "Honey bees make honey from the nectar of flowers."),
-        ("tides", "Tides", "Tides are caused by the gravity of the moon and the sun."),
-    ]
-    with (folder / "corpus.jsonl").open("w") as f:
-        for i, t, x in docs:
-            f.write(json.dumps({"_id": i, "title": t, "text": x}) + "\n")
-    queries = [
+    queries: list[dict[str, Any]] = [
         {"_id": "q1", "text": "Who painted The Copper Lantern?", "answer": "Ilse Varnhagen"},
         {"_id": "q2", "text": "Which river flows through the town where the painter of The Copper Lantern grew up?",
          "answer": "the Seline", "answer_aliases": ["Seline river"]},
@@ -93,14 +83,9 @@ def write_answers(folder: Path) -> Path:
          "answer": "Korvath"},
         {"_id": "q6", "text": "A question without a gold answer"},
     ]
-    with (folder / "queries.jsonl").open("w") as f:
-        for q in queries:
-            f.write(json.dumps(q) + "\n")
-    (folder / "qrels.tsv").write_text(
-        "query-id\tcorpus-id\tscore\nq1\tlantern\t1\nq2\tlantern\t1\nq2\tvarnhagen\t1\nq2\tkorvath\t1\n"
-        "q3\ttides\t1\nq5\tvarnhagen\t1\n"
-    )
-    return folder
+    qrels = [("q1", "lantern"), ("q2", "lantern"), ("q2", "varnhagen"), ("q2", "korvath"), ("q3", "tides"),
+             ("q5", "varnhagen")]
+    return write_beir_folder(folder, DOCS[:5], queries, qrels)
 
 
 def test_loading_beir_answers_and_the_demo_layout(tmp_path: Path) -> None:

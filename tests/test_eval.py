@@ -13,6 +13,7 @@ from hopgraph.evals.data import EvalError, load_beir
 from hopgraph.evals.metrics import SET_KEYS, aggregate, per_query_metrics, rrf, set_metrics
 from hopgraph.evals.runner import EvalOptions, evaluate
 from hopgraph.index.memory import MemoryBackend
+from tests.support.beir import DOCS, write_beir_folder
 
 
 def _ndcg(gains: list[int], ideal: list[int]) -> float:
@@ -72,31 +73,15 @@ def test_rrf_fuses_and_breaks_ties_by_id() -> None:
 
 
 def write_beir(folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    docs = [
-        ("lantern", "The Copper Lantern", "The Copper Lantern is an oil painting by Ilse Varnhagen, from 1907."),
-        ("varnhagen", "Ilse Varnhagen", "Ilse Varnhagen grew up in Korvath and studied under Emil Strand."),
-        ("korvath", "Korvath", "Korvath lies on the Seline, a river flowing through the old town."),
-        ("bees", "Honey bees", "Honey bees make honey from the nectar of flowers."),
-        ("tides", "Tides", "Tides are caused by the gravity of the moon and the sun."),
-        ("bread", "Sourdough", "Sourdough bread rises with wild yeast and lactic acid bacteria."),
-    ]
-    with (folder / "corpus.jsonl").open("w") as f:
-        for i, t, x in docs:
-            f.write(json.dumps({"_id": i, "title": t, "text": x}) + "\n")
     queries = [
-        ("q1", "Who painted The Copper Lantern and where did the painter grow up?", "gold answer: Korvath"),
-        ("q2", "What causes tides?", ""),
-        ("q3", "How do bees make honey?", ""),
-        ("q4", "A question without judgments", ""),
+        {"_id": "q1", "text": "Who painted The Copper Lantern and where did the painter grow up?",
+         "answer": "gold answer: Korvath"},
+        {"_id": "q2", "text": "What causes tides?", "answer": ""},
+        {"_id": "q3", "text": "How do bees make honey?", "answer": ""},
+        {"_id": "q4", "text": "A question without judgments", "answer": ""},
     ]
-    with (folder / "queries.jsonl").open("w") as f:
-        for i, t, a in queries:
-            f.write(json.dumps({"_id": i, "text": t, "answer": a}) + "\n")
-    (folder / "qrels.tsv").write_text(
-        "query-id\tcorpus-id\tscore\nq1\tlantern\t1\nq1\tvarnhagen\t1\nq2\ttides\t1\nq3\tbees\t1\n"
-    )
-    return folder
+    qrels = [("q1", "lantern"), ("q1", "varnhagen"), ("q2", "tides"), ("q3", "bees")]
+    return write_beir_folder(folder, DOCS, queries, qrels)
 
 
 def test_load_beir_skips_queries_without_qrels(tmp_path: Path) -> None:
