@@ -74,12 +74,11 @@ def _build_of(info: Any, meta: dict[str, Any], dense_params: Any) -> GraphBuild:
     """How an existing collection was built. Its metadata is asked first (a local-mode client reports Qdrant's
     defaults whatever the collection was created with), then the dense vector's own settings, then the
     collection's."""
-    if "hopgraph_hnsw_m" in meta:  # created by hopgraph with its graph settings, and so with int8 copies
-        return GraphBuild(m=int(meta["hopgraph_hnsw_m"]), ef_construct=int(meta["hopgraph_hnsw_ef_construct"]),
-                          quantized=True)
     hnsw, vector_hnsw = info.config.hnsw_config, getattr(dense_params, "hnsw_config", None)
-    m = getattr(vector_hnsw, "m", None) or hnsw.m
-    ef_construct = getattr(vector_hnsw, "ef_construct", None) or hnsw.ef_construct
-    quantized = info.config.quantization_config is not None or (
+    m = meta.get("hopgraph_hnsw_m") or getattr(vector_hnsw, "m", None) or hnsw.m
+    ef_construct = (meta.get("hopgraph_hnsw_ef_construct") or getattr(vector_hnsw, "ef_construct", None)
+                    or hnsw.ef_construct)
+    created_by_hopgraph = "hopgraph_hnsw_m" in meta  # with its graph settings, and so with int8 copies
+    quantized = created_by_hopgraph or info.config.quantization_config is not None or (
         getattr(dense_params, "quantization_config", None) is not None)
     return GraphBuild(m=int(m), ef_construct=int(ef_construct), quantized=quantized)
