@@ -39,7 +39,7 @@ def main() -> int:
         make_chat_model(context)  # the first turn builds it either way
         for _ in range(args.rounds):
             t = time.perf_counter()
-            model = new_api_model(context, kind, None)
+            model = new_api_model(kind, None, context.model_timeout_s, context.model_max_retries)
             if hasattr(model, "client") and not hasattr(model, "root_client"):
                 _ = model.client  # the Responses model makes its HTTP client at its first request
             built.append((time.perf_counter() - t) * 1000)

@@ -5,10 +5,8 @@ Specs: ``builtin`` (offline policy), ``sid-1``, ``openai:<model>``, ``openai-res
 
 from __future__ import annotations
 
+import functools
 import os
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,9 +23,6 @@ KNOWN_SPECS = "builtin, sid-1, openai:<model>, openai-responses:<model>"
 MODEL_ENV = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "SID_API_KEY", "SID_BASE_URL", "AZURE_OPENAI_ENDPOINT",
              "AZURE_OPENAI_API_KEY", "OPENAI_API_VERSION", "HOPGRAPH_RESPONSES_OPTIONS")
 KEPT_MODELS = 16
-
-_kept: OrderedDict[tuple[Any, ...], BaseChatModel] = OrderedDict()
-_kept_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -80,63 +75,55 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
                              max_reported=max(context.max_reported_ids, 1)), kind
     # A model behind an HTTP API is built once per process and setting, and kept: building one costs tens of
     # milliseconds (its HTTP client's TLS setup), and a kept one reuses its open connections turn after turn.
-    key = (kind, context.base_url, context.model_timeout_s, context.model_max_retries, reasoning_effort,
-           tuple(os.environ.get(name) for name in MODEL_ENV))
-    return _kept_model(key, lambda: new_api_model(context, kind, reasoning_effort)), kind
+    env = tuple(os.environ.get(name) for name in MODEL_ENV)
+    model = _kept_model(kind, context.base_url, context.model_timeout_s, context.model_max_retries, reasoning_effort,
+                        env)
+    return model, kind
 
 
-def _kept_model(key: tuple[Any, ...], build: Callable[[], BaseChatModel]) -> BaseChatModel:
-    """The model kept under ``key``, built by ``build`` the first time (a failed build keeps nothing)."""
-    with _kept_lock:
-        model = _kept.get(key)
-        if model is not None:
-            _kept.move_to_end(key)
-            return model
-    model = build()
-    with _kept_lock:
-        model = _kept.setdefault(key, model)  # another thread may have built it meanwhile: keep one
-        while len(_kept) > KEPT_MODELS:
-            _kept.popitem(last=False)
-    return model
+@functools.lru_cache(maxsize=KEPT_MODELS)
+def _kept_model(kind: ModelKind, base_url: str | None, timeout_s: float, max_retries: int,
+                reasoning_effort: str | None, env: tuple[str | None, ...]) -> BaseChatModel:
+    """The model for these settings, built the first time they are asked for (a failed build keeps nothing).
+    ``env`` is what MODEL_ENV held: the model reads it when built, so a change builds a new one."""
+    return new_api_model(kind, base_url, timeout_s, max_retries, reasoning_effort)
 
 
-def new_api_model(context: Context, kind: ModelKind, reasoning_effort: str | None) -> BaseChatModel:
-    """A new chat model for an HTTP API spec (sid, openai, responses)."""
+def new_api_model(kind: ModelKind, base_url: str | None, timeout_s: float, max_retries: int,
+                  reasoning_effort: str | None = None) -> BaseChatModel:
+    """A new chat model for an HTTP API spec (sid, openai, responses); ``base_url`` overrides the environment's."""
     from langchain_openai import ChatOpenAI
 
-    base_url: str | None
+    # Each call passes its attempt's own timeout (see invoke_model); this covers any other use of the client.
+    first_attempt_timeout = request_timeout(attempt_share(timeout_s, max_retries))
+
     if kind.family == "sid":
-        base_url = context.base_url or os.environ.get("SID_BASE_URL") or SID_DEFAULT_BASE_URL
+        base_url = base_url or os.environ.get("SID_BASE_URL") or SID_DEFAULT_BASE_URL
         key = os.environ.get("SID_API_KEY")
         if not key:
             raise ModelSpecError("SID_API_KEY is not set; the sid-1 model needs it")
         model: BaseChatModel = ChatOpenAI(
             model=kind.name, base_url=base_url, api_key=key,  # type: ignore[arg-type]
-            timeout=_first_attempt_timeout(context), max_retries=0,
+            timeout=first_attempt_timeout, max_retries=0,
         )
         return model
     if kind.family == "openai":
-        base_url = context.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         model = ChatOpenAI(
             model=kind.name, base_url=base_url, api_key=_openai_key("OPENAI_API_KEY", base_url),  # type: ignore[arg-type]
-            timeout=_first_attempt_timeout(context), max_retries=0,
+            timeout=first_attempt_timeout, max_retries=0,
         )
         return model
     from hopgraph.models.responses import make_responses_model
 
-    base_url = context.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
     # Only the Responses path takes a reasoning effort: chat.completions servers reject it for most models.
     extra = {"reasoning_effort": reasoning_effort} if reasoning_effort else {}
     model = make_responses_model(
-        kind.name, base_url=base_url, timeout=attempt_share(context.model_timeout_s, context.model_max_retries),
-        max_retries=context.model_max_retries, total_timeout_s=context.model_timeout_s, **extra,
+        kind.name, base_url=base_url, timeout=attempt_share(timeout_s, max_retries),
+        max_retries=max_retries, total_timeout_s=timeout_s, **extra,
     )
     return model
-
-
-def _first_attempt_timeout(context: Context) -> Any:
-    # Each call passes its attempt's own timeout (see invoke_model); this covers any other use of the client.
-    return request_timeout(attempt_share(context.model_timeout_s, context.model_max_retries))
 
 
 def model_endpoint(model: Any, context: Context) -> str:
