@@ -231,7 +231,8 @@ class ScriptedOpenAI:
         return []
 
     def _check_answer(self, req: Request, status: int, payload: Any) -> None:
-        path, what = _route(req.path), f"answer to {req.method} {_route(req.path)}"
+        path = _route(req.path)
+        what = f"answer to {req.method} {path}"
         if status >= 400:
             self._check(what, "ErrorResponse", payload)
         elif isinstance(payload, tuple) and payload and payload[0] == "sse":
@@ -340,18 +341,8 @@ class ScriptedOpenAI:
     def _run_response_step(self, req: Request, key: str | None) -> tuple[int, Any, dict[str, str]]:
         prev = (req.body or {}).get("previous_response_id")
         if prev and prev not in self.stored:
-            return (
-                400,
-                {
-                    "error": {
-                        "message": f"Previous response with id '{prev}' not found.",
-                        "type": "invalid_request_error",
-                        "param": "previous_response_id",
-                        "code": "previous_response_not_found",
-                    }
-                },
-                {},
-            )
+            return 400, _error(f"Previous response with id '{prev}' not found.", param="previous_response_id",
+                               code="previous_response_not_found"), {}
         step = self._take(self._responses, req)
         if isinstance(step, HTTPError):
             return step.status, step.body, step.headers
