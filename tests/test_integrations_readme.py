@@ -18,7 +18,8 @@ from mcp import Client, StdioServerParameters
 
 from hopgraph.demo import ingest_demo
 from hopgraph.index.factory import close_backend, open_backend
-from tests.support.openai_server import ScriptedOpenAI, chat_text, chat_tool_calls
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_text, chat_tool_calls
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 HOPGRAPH = str(Path(sys.executable).parent / "hopgraph")

@@ -25,7 +25,8 @@ from tests.support.contracts import (
     contract_index,  # noqa: F401 (the index fixture)
     whole_text,
 )
-from tests.support.openai_server import ScriptedOpenAI, chat_text
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_text
 
 
 def context(index: str, **overrides: Any) -> Context:
@@ -162,7 +163,7 @@ def test_an_unreachable_qdrant_server_raises(index: str) -> None:
 
 
 def test_a_model_that_calls_tools_over_http_feeds_the_same_documents(index: str) -> None:
-    from tests.support.openai_server import chat_tool_calls
+    from tests.support.openai_steps import chat_tool_calls
 
     with ScriptedOpenAI() as srv:
         srv.chat(

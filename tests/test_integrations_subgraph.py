@@ -22,7 +22,8 @@ from tests.support.contracts import (
     contract_context,
     contract_index,  # noqa: F401 (the index fixture)
     )
-from tests.support.openai_server import ScriptedOpenAI, chat_text
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_text
 
 FOLLOW_UP = "Which supplier may terminate with 90 days notice?"
 

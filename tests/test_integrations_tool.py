@@ -18,7 +18,8 @@ from tests.support.contracts import (
     contract_context,
     contract_index,  # noqa: F401 (the index fixture)
     )
-from tests.support.openai_server import ScriptedOpenAI, chat_text, chat_tool_calls
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_text, chat_tool_calls
 
 FINAL = "Nordlicht pays 1.5 percent of the order value per week of delay."
 

@@ -10,7 +10,8 @@ from hopgraph import Context, run
 from hopgraph.errors import ModelSpecError
 from hopgraph.index.memory import MemoryBackend
 from hopgraph.models import parse_spec
-from tests.support.openai_server import ScriptedOpenAI, chat_tool_calls, http_error
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_tool_calls, http_error
 
 
 @pytest.fixture()

@@ -10,7 +10,8 @@ import pytest
 from hopgraph import Context, run
 from hopgraph.index.memory import MemoryBackend
 from hopgraph.models import make_chat_model
-from tests.support.openai_server import ScriptedOpenAI, chat_tool_calls
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_tool_calls
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,8 @@ import pytest
 from hopgraph import Context, run
 from hopgraph.index.memory import MemoryBackend
 from tests.support.index import make_container_index
-from tests.support.openai_server import ScriptedOpenAI, chat_text, silent
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_text, silent
 
 
 @pytest.fixture(autouse=True)

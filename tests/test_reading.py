@@ -141,7 +141,8 @@ def test_behind_access_control_the_error_names_no_other_container(
 
 
 def test_ask_reports_a_missing_index_before_calling_the_model(tmp_path: Path) -> None:
-    from tests.support.openai_server import ScriptedOpenAI, chat_text
+    from tests.support.openai_server import ScriptedOpenAI
+    from tests.support.openai_steps import chat_text
 
     missing = tmp_path / "missing"
     with ScriptedOpenAI() as srv:

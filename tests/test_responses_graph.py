@@ -11,7 +11,8 @@ from hopgraph.api import run, thread_state
 from hopgraph.config import Context
 from hopgraph.models.responses import delete_thread_responses, make_responses_model, stored_response_ids
 from tests.support.index import make_index
-from tests.support.openai_server import ScriptedOpenAI, resp_calls, resp_text
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import resp_calls, resp_text
 
 
 @pytest.fixture(scope="module")

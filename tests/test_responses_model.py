@@ -18,14 +18,8 @@ from hopgraph.models.responses import (
     make_responses_model,
     stored_response_ids,
 )
-from tests.support.openai_server import (
-    ScriptedOpenAI,
-    background,
-    http_error,
-    resp_calls,
-    resp_incomplete,
-    resp_text,
-)
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import background, http_error, resp_calls, resp_incomplete, resp_text
 
 SEARCH: dict[str, Any] = {
     "type": "function",

@@ -6,7 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.support.openai_server import ScriptedOpenAI, chat_text
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_text
 
 
 def test_a_request_outside_the_description_is_refused_and_fails_the_test() -> None:

@@ -7,7 +7,8 @@ import pytest
 from langchain_core.messages import HumanMessage, ToolMessage
 from langchain_openai import ChatOpenAI
 
-from tests.support.openai_server import ScriptedOpenAI, chat_text, chat_tool_calls, http_error
+from tests.support.openai_server import ScriptedOpenAI
+from tests.support.openai_steps import chat_text, chat_tool_calls, http_error
 
 TOOL = {
     "type": "function",

@@ -1,6 +1,6 @@
 """A scripted OpenAI-compatible HTTP server on localhost (chat.completions and Responses API).
 
-Usage::
+Usage (the steps a test queues are built with :mod:`tests.support.openai_steps`)::
 
     with ScriptedOpenAI() as srv:                     # starts on a free port, stops on exit
         srv.chat(chat_tool_calls(("search", {"query": "x"}), ("read", {"id": "d1"})),
@@ -38,130 +38,11 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tests.support.openai_spec import problems
-
-Step = dict[str, Any] | Callable[["Request"], Any]
-
-
-@dataclass
-class Request:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: Any
-    replayed: bool = False
-    received: float = field(default_factory=time.monotonic)
-    peer: tuple[str, int] = ("", 0)  # the client's address and port: one per TCP connection
-
-
-@dataclass
-class HTTPError:
-    status: int
-    body: dict[str, Any]
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass
-class Silent:
-    """A step that takes the request and never answers (until the server stops)."""
-
-
-def silent() -> Silent:
-    return Silent()
-
-
-def http_error(
-    status: int,
-    message: str = "scripted error",
-    *,
-    code: str | None = None,
-    param: str | None = None,
-    retry_after: float | None = None,
-) -> HTTPError:
-    headers = {"Retry-After": str(retry_after)} if retry_after is not None else {}
-    body = _error(message, "server_error" if status >= 500 else "invalid_request_error", code=code, param=param)
-    return HTTPError(status, body, headers)
-
-
-# --- chat.completions builders -------------------------------------------------------------
-
-
-def chat_text(text: str, *, prompt_tokens: int = 10, completion_tokens: int = 5) -> dict[str, Any]:
-    return {
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
-    }
-
-
-def chat_tool_calls(*calls: tuple[str, dict[str, Any] | str], content: str | None = None) -> dict[str, Any]:
-    """One assistant message with parallel tool calls; call ids are assigned by the server. Arguments given as a
-    string are sent as they are (a model's broken JSON)."""
-    tcs = [
-        {"id": None, "type": "function",
-         "function": {"name": name, "arguments": args if isinstance(args, str) else json.dumps(args)}}
-        for name, args in calls
-    ]
-    return {
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": content, "tool_calls": tcs},
-                "finish_reason": "tool_calls",
-            }
-        ],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
-    }
-
-
-# --- Responses API builders -----------------------------------------------------------------
-
-
-def resp_text(text: str) -> dict[str, Any]:
-    return {"output": [_msg(text)]}
-
-
-def resp_calls(
-    *calls: tuple[str, dict[str, Any]], reasoning: bool = True, encrypted: bool = True, text: str | None = None
-) -> dict[str, Any]:
-    """Function calls, after a reasoning item (with ``encrypted_content`` unless ``encrypted=False``)."""
-    out: list[dict[str, Any]] = []
-    if reasoning:
-        item: dict[str, Any] = {"type": "reasoning", "summary": [{"type": "summary_text", "text": "thinking"}]}
-        if encrypted:
-            item["encrypted_content"] = "gAAAA-scripted"
-        out.append(item)
-    if text:
-        out.append(_msg(text))
-    for name, args in calls:
-        out.append({"type": "function_call", "name": name, "arguments": json.dumps(args), "status": "completed"})
-    return {"output": out}
-
-
-def resp_incomplete(text: str, reason: str) -> dict[str, Any]:
-    return {"status": "incomplete", "incomplete_details": {"reason": reason}, "output": [_msg(text, "incomplete")]}
-
-
-def background(step: dict[str, Any], pending: list[str] | tuple[str, ...] = ("queued", "queued")) -> dict[str, Any]:
-    return {**step, "_pending": list(pending)}
-
-
-def _msg(text: str, status: str = "completed") -> dict[str, Any]:
-    return {
-        "type": "message",
-        "role": "assistant",
-        "status": status,
-        "content": [{"type": "output_text", "text": text, "annotations": [], "logprobs": []}],
-    }
-
+from tests.support.openai_steps import HTTPError, Request, Silent, error_body, http_error
 
 # --- server ---------------------------------------------------------------------------------
 
@@ -283,7 +164,7 @@ class ScriptedOpenAI:
             return self._response_item(req, rid, action)
         if req.method == "GET" and path.endswith("/models"):
             return 200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]}, {}
-        return 404, _error(f"no route {req.method} {path}"), {}
+        return 404, error_body(f"no route {req.method} {path}"), {}
 
     def _take(self, queue: deque[Any], req: Request) -> Any:
         with self._lock:
@@ -329,7 +210,7 @@ class ScriptedOpenAI:
                 return status, copy.deepcopy(body), {}
             if key and key in self._inflight:
                 # Like providers do: the first request with this key is still running.
-                return 409, _error("a request with this Idempotency-Key is in progress"), {}
+                return 409, error_body("a request with this Idempotency-Key is in progress"), {}
             if key:
                 self._inflight.add(key)
         try:
@@ -341,7 +222,7 @@ class ScriptedOpenAI:
     def _run_response_step(self, req: Request, key: str | None) -> tuple[int, Any, dict[str, str]]:
         prev = (req.body or {}).get("previous_response_id")
         if prev and prev not in self.stored:
-            return 400, _error(f"Previous response with id '{prev}' not found.", param="previous_response_id",
+            return 400, error_body(f"Previous response with id '{prev}' not found.", param="previous_response_id",
                                code="previous_response_not_found"), {}
         step = self._take(self._responses, req)
         if isinstance(step, HTTPError):
@@ -398,7 +279,7 @@ class ScriptedOpenAI:
         with self._lock:
             known = rid in self.stored or rid in self._final
             if not known:
-                return 404, _error(f"Response with id '{rid}' not found."), {}
+                return 404, error_body(f"Response with id '{rid}' not found."), {}
             if req.method == "DELETE" and not action:
                 self.stored.pop(rid, None)
                 self._final.pop(rid, None)
@@ -416,7 +297,7 @@ class ScriptedOpenAI:
                     return 200, _pending_view(final, status), {}
                 self._pending.pop(rid, None)
                 return 200, copy.deepcopy(final), {}
-        return 404, _error(f"no route {req.method} {req.path}"), {}
+        return 404, error_body(f"no route {req.method} {req.path}"), {}
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -444,11 +325,11 @@ class ScriptedOpenAI:
                 headers: dict[str, str]
                 try:
                     if broken:  # as the real API answers a body that breaks its schema
-                        status, payload, headers = 400, _error("; ".join(broken)), {}
+                        status, payload, headers = 400, error_body("; ".join(broken)), {}
                     else:
                         status, payload, headers = server._dispatch(req)
                 except Exception as exc:  # a broken script must show up, not hang the client
-                    status, payload, headers = 500, _error(f"scripted server bug: {exc!r}", "server_error"), {}
+                    status, payload, headers = 500, error_body(f"scripted server bug: {exc!r}", "server_error"), {}
                 server._check_answer(req, status, payload)
                 if isinstance(payload, tuple) and payload and payload[0] == "sse":
                     data = "".join(f"data: {json.dumps(c)}\n\n" for c in payload[1]) + "data: [DONE]\n\n"
@@ -494,12 +375,6 @@ def _pending_view(final: dict[str, Any], status: str) -> dict[str, Any]:
     view = {**final, "status": status, "output": []}
     view.pop("usage", None)
     return view
-
-
-def _error(message: str, kind: str = "invalid_request_error", *, code: str | None = None,
-           param: str | None = None) -> dict[str, Any]:
-    """An error body as the API sends one: every field present, null when unused."""
-    return {"error": {"message": message, "type": kind, "param": param, "code": code}}
 
 
 def _route(path: str) -> str:
