@@ -21,7 +21,8 @@ from _common import SETS, default_data, load_queries, machine, pct
 from hopgraph.index.backend import Scope
 from hopgraph.index.common import bm25_query, clean_text, parse_text_query
 from hopgraph.index.common_terms import DEFAULT_BUDGET
-from hopgraph.index.edge import EdgeBackend, int8_vectors
+from hopgraph.index.edge import EdgeBackend
+from hopgraph.index.edge_shard import int8_vectors
 from hopgraph.index.embed import MiniLMEmbedder, get_embedder
 from hopgraph.index.ingest import ingest_beir
 

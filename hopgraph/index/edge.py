@@ -6,7 +6,8 @@ Layout of an index directory::
     DIR/hopgraph.json   schema version, embedder name, vector size and how the HNSW graph is built (m, ef_construct)
     DIR/shard/          the qdrant-edge shard (segments + write-ahead log)
 
-The lock and hopgraph.json are kept by :mod:`hopgraph.index.edge_dir`.
+The lock and hopgraph.json are kept by :mod:`hopgraph.index.edge_dir`, the shard's settings by
+:mod:`hopgraph.index.edge_shard`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ from hopgraph.index.backend import (
 )
 from hopgraph.index.common import (
     DENSE,
-    KEYWORD_FIELDS,
     READY,
     SPARSE,
     STATUS,
@@ -39,10 +39,10 @@ from hopgraph.index.common import (
     clean_text,
     payload_chunk,
 )
+from hopgraph.index.edge_shard import open_shard, shard_config
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import rrf_ids, score_band, sort_hits, through_ties
 from hopgraph.index.hnsw import (
-    INT8_QUANTILE,
     QUANTIZED_OVERSAMPLING,
     default_hnsw_ef,
 )
@@ -58,15 +58,6 @@ DEFAULT_PREFETCH = 20
 _SCROLL_PAGE = 256
 # Most distinct values a facet lists (containers of one index).
 _FACET_LIMIT = 100_000
-
-
-def int8_vectors(qe: Any) -> Any:
-    """The shard's quantization setting: int8 copies of the dense vectors, kept in RAM.
-
-    HNSW walks these (a quarter of the memory traffic) and the candidates are rescored with the
-    originals (see ``EdgeBackend._dense_params``). Exact search ignores them.
-    """
-    return qe.ScalarQuantizationConfig(qe.ScalarType.Int8, quantile=INT8_QUANTILE, memory=qe.Memory.Pinned)
 
 
 class EdgeBackend(VectorBackend):
@@ -130,33 +121,10 @@ class EdgeBackend(VectorBackend):
     # --- setup ---------------------------------------------------------------------
 
     def _config(self) -> Any:
-        qe = self._qe
-        return qe.EdgeConfig(
-            vectors={DENSE: qe.EdgeVectorParams(size=self.embedder.dim, distance=qe.Distance.Cosine)},
-            sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
-            # An index keeps the graph settings it was created with, so all its segments are alike and the
-            # default search breadth fits them.
-            hnsw_config=qe.HnswIndexConfig(m=self.hnsw_m, ef_construct=self.ef_construct, full_scan_threshold=10_000),
-            quantization_config=int8_vectors(qe),
-            # One search thread per query: on small machines the pool's hand-offs cost more than
-            # they save, and concurrent tool calls already bring their own parallelism.
-            max_search_threads=1,
-        )
+        return shard_config(self._qe, self.embedder.dim, self.hnsw_m, self.ef_construct)
 
     def _open_shard(self) -> Any:
-        qe = self._qe
-        shard_dir = self.path / "shard"
-        try:
-            if (shard_dir / "edge_config.json").exists():
-                shard = qe.EdgeShard.load(str(shard_dir), self._config())
-            else:
-                shard = qe.EdgeShard.create(str(shard_dir), self._config())
-                for name in KEYWORD_FIELDS:
-                    shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
-                shard.update(qe.UpdateOperation.create_field_index("index", qe.PayloadSchemaType.Integer))
-        except Exception as exc:
-            raise BackendError(f"cannot open index {self.path}: {exc}") from exc
-        return shard
+        return open_shard(self._qe, self.path, self._config())
 
     def _release_lock(self) -> None:
         if self._lock_fd is not None:
