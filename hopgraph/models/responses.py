@@ -31,8 +31,6 @@ from langchain_core.messages import (
     BaseMessage,
     SystemMessage,
 )
-from langchain_core.messages.ai import UsageMetadata
-from langchain_core.messages.tool import InvalidToolCall, ToolCall
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from pydantic import ConfigDict, Field, PrivateAttr
@@ -43,9 +41,11 @@ from hopgraph.models.responses_items import (
     dump_response,
     error_body,
     last_stored_index,
+    read_output,
     to_input_items,
     to_responses_tool,
     to_tool_choice,
+    usage_metadata,
 )
 from hopgraph.models.retry import ModelTimeoutError, call_with_deadline, request_timeout
 
@@ -297,41 +297,7 @@ class ResponsesChatModel(BaseChatModel):
                 f"response {rid} was stopped by the provider's content filter; rephrase the question"
             )
         output = list(resp.get("output") or [])
-        texts: list[str] = []
-        tool_calls: list[ToolCall] = []
-        invalid: list[InvalidToolCall] = []
-        for item in output:
-            kind = item.get("type")
-            if kind == "message":
-                for part in item.get("content") or []:
-                    if part.get("type") in ("output_text", "text"):
-                        texts.append(part.get("text", ""))
-                    elif part.get("type") == "refusal":
-                        texts.append(part.get("refusal", ""))
-            elif kind == "function_call":
-                raw = item.get("arguments") or "{}"
-                try:
-                    args = json.loads(raw)
-                    if not isinstance(args, dict):
-                        raise ValueError("arguments are not an object")
-                    tool_calls.append(ToolCall(name=item["name"], args=args, id=item["call_id"], type="tool_call"))
-                except ValueError as exc:
-                    invalid.append(
-                        InvalidToolCall(
-                            name=item.get("name"), args=raw, id=item.get("call_id"), error=str(exc),
-                            type="invalid_tool_call",
-                        )
-                    )
-        usage = resp.get("usage") or {}
-        usage_md = (
-            UsageMetadata(
-                input_tokens=int(usage.get("input_tokens") or 0),
-                output_tokens=int(usage.get("output_tokens") or 0),
-                total_tokens=int(usage.get("total_tokens") or 0),
-            )
-            if usage
-            else None
-        )
+        text, tool_calls, invalid = read_output(output)
         metadata: dict[str, Any] = {
             "response_id": rid,
             "previous_response_id": body.get("previous_response_id"),
@@ -345,12 +311,12 @@ class ResponsesChatModel(BaseChatModel):
         if resp.get("service_tier"):
             metadata["service_tier"] = resp["service_tier"]
         return AIMessage(
-            content="".join(texts),
+            content=text,
             tool_calls=tool_calls,
             invalid_tool_calls=invalid,
             additional_kwargs={RAW_KEY: output},
             response_metadata=metadata,
-            usage_metadata=usage_md,
+            usage_metadata=usage_metadata(resp.get("usage")),
         )
 
     # --- stored responses -------------------------------------------------------------

@@ -1,13 +1,15 @@
 """Conversions between LangChain and the OpenAI Responses API: messages to input items (the model's own
-output items replayed as they came), tools and tool choice to their Responses shapes, and the small readers
-of response and error bodies the chat model uses."""
+output items replayed as they came), tools and tool choice to their Responses shapes, output items and usage
+back to LangChain's text, tool calls and usage, and the small readers of response and error bodies the chat
+model uses."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, InvalidToolCall, ToolCall, ToolMessage
+from langchain_core.messages.ai import UsageMetadata
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 RAW_KEY = "responses_output"  # AIMessage.additional_kwargs key holding the raw output items
@@ -115,3 +117,43 @@ def to_tool_choice(choice: str | dict) -> str | dict:
     if choice == "any":
         return "required"
     return {"type": "function", "name": choice}
+
+
+def read_output(output: list[dict[str, Any]]) -> tuple[str, list[ToolCall], list[InvalidToolCall]]:
+    """The text (refusals included), the tool calls, and the calls whose arguments are not a JSON object."""
+    texts: list[str] = []
+    tool_calls: list[ToolCall] = []
+    invalid: list[InvalidToolCall] = []
+    for item in output:
+        kind = item.get("type")
+        if kind == "message":
+            for part in item.get("content") or []:
+                if part.get("type") in ("output_text", "text"):
+                    texts.append(part.get("text", ""))
+                elif part.get("type") == "refusal":
+                    texts.append(part.get("refusal", ""))
+        elif kind == "function_call":
+            raw = item.get("arguments") or "{}"
+            try:
+                args = json.loads(raw)
+                if not isinstance(args, dict):
+                    raise ValueError("arguments are not an object")
+                tool_calls.append(ToolCall(name=item["name"], args=args, id=item["call_id"], type="tool_call"))
+            except ValueError as exc:
+                invalid.append(
+                    InvalidToolCall(
+                        name=item.get("name"), args=raw, id=item.get("call_id"), error=str(exc),
+                        type="invalid_tool_call",
+                    )
+                )
+    return "".join(texts), tool_calls, invalid
+
+
+def usage_metadata(usage: dict[str, Any] | None) -> UsageMetadata | None:
+    if not usage:
+        return None
+    return UsageMetadata(
+        input_tokens=int(usage.get("input_tokens") or 0),
+        output_tokens=int(usage.get("output_tokens") or 0),
+        total_tokens=int(usage.get("total_tokens") or 0),
+    )
