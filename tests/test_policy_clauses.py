@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hopgraph.policies import support
+from hopgraph.policies import hops_ranking, support
 from hopgraph.policies.hops import HopPlanner, Knobs, State
 from hopgraph.policies.ids_clauses import clauses, next_clause
 from hopgraph.policies.ids_state import Edge
@@ -124,7 +124,7 @@ def test_what_a_document_named_in_the_main_clause_names_counts_half() -> None:
     state.hops_done = 2
     state.edges["markka"] = [Edge("sign", "Finland", 1, Knobs().weak_link)]
     planner = HopPlanner(Knobs())
-    assert planner.chain_ends(state, planner.anchors(state)) == {"euro"}
+    assert hops_ranking.chain_ends(state, hops_ranking.anchors(state)) == {"euro"}
     ranking = planner.ranking(state)
     assert ranking.index("markka") < ranking.index("belgium")
     plain = HopPlanner(Knobs(end_anchor=1.0)).ranking(state)

@@ -11,18 +11,8 @@ cannot be told apart), all in parallel; the first of these rounds also looks a p
 question itself. Up to ``max_hops`` such rounds, fewer when a round finds almost nothing new.
 A single-hop question gets no bridges: an undecided first round only looks deeper.
 
-The final list ranks chains rather than single hits:
-- first-hop documents by their position in the hybrid list (BM25 orders the rest);
-- a document whose title the question names is an anchor, ranked near the top; once bridges
-  were followed, the other first-hop documents of such a question count half (they matched its
-  words but no name ties them to where the chain starts);
-- a document reached from a parent (found by a bridge from it, or named by title in its
-  text) scores from its parent's score, how strongly it is linked (its title is the bridge
-  name > it mentions the bridge > neither) and its rank for the bridge query; that score
-  and its own first-hop score combine as a noisy-or. A parent the question's main clause names
-  (where the chain ends: "How many Publix stores are in the state ...") passes on half its score
-  when a nested clause names another: what it names leads away from the chain.
-So the best first-hop document and the document it leads to both come early.
+The final list ranks chains rather than single hits, so the best first-hop document and the
+document it leads to both come early (see :mod:`hopgraph.policies.hops_ranking`).
 
 The policy keeps an estimate of the prompt tokens its results take and drops its weakest
 bridges first when the next round would not fit the budget. Everything is recomputed from
@@ -35,8 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hopgraph.policies import support
-from hopgraph.policies.ids_clauses import clauses, next_clause
+from hopgraph.policies import hops_ranking, support
+from hopgraph.policies.ids_clauses import next_clause
 from hopgraph.policies.ids_state import Edge, Knobs, Planned, State
 from hopgraph.policies.text import (
     GENERIC_NAMES,
@@ -315,84 +305,19 @@ class HopPlanner:
             current = best.parent if best else None
         return chain
 
-    # --- ranking ----------------------------------------------------------------
+    # --- ranking (hopgraph.policies.hops_ranking) ---------------------------------------
 
     def title_edges(self, state: State) -> dict[str, list[Edge]]:
-        """A document whose title is named in another document's text is linked to it."""
-        titles = {}
-        for d, t in state.titles.items():
-            bt = _head(_norm(base_title(t))) if self.k.title_head else _norm(base_title(t))
-            if len(bt) > 3 and not set(terms(bt)) <= state.qterms:
-                titles[d] = bt
-        edges: dict[str, list[Edge]] = {}
-        for p, text in state.texts.items():
-            folded = _norm(text)
-            found = sorted((pos, d) for d, bt in titles.items() if d != p and (pos := _find(folded, bt)) >= 0)
-            # A document naming many others (a hub) links each of them less: later mentions rank lower.
-            for i, (_, d) in enumerate(found):
-                edges.setdefault(d, []).append(Edge(p, titles[d], self.k.title_link_rank + i, self.k.strong_link))
-        return edges
+        return hops_ranking.title_edges(self.k, state)
 
     def scores(self, state: State) -> dict[str, float]:
-        # A document whose title the question names is a first-hop anchor, wherever it ranked.
-        anchors = self.anchors(state) if self.k.question_title > 0 else []
-        title_edges = self.title_edges(state)
-        # First-hop documents by position, not raw RRF (too flat). Exact names matter when documents are
-        # entities (titles named in the question or in other documents): then hybrid and BM25 lists are
-        # fused; otherwise the hybrid list leads and BM25 only orders what it left out.
-        order = sorted(state.first, key=lambda d: (-state.first[d], d))
-        if self.k.hybrid_first == "always" or (self.k.hybrid_first == "auto" and not anchors and not title_edges):
-            pos = {d: i for i, d in enumerate(order)}
-            order.sort(key=lambda d: (state.hybrid_rank.get(d, 1 << 30), pos[d]))
-        scores = {d: 1.0 / (1.0 + self.k.first_decay * i) for i, d in enumerate(order)}
-        if anchors and state.hops_done > 1:
-            # The question names where its chain starts: once bridges were followed from there, the other
-            # first-round hits only matched its words, and count less than the documents the chain reaches.
-            for d in scores:
-                scores[d] *= self.k.anchor_side
-        for d in anchors:
-            scores[d] = max(scores.get(d, 0.0), self.k.question_title)
-        ends = self.chain_ends(state, anchors) if self.k.end_anchor < 1.0 else set()
-        edges: dict[str, list[Edge]] = {d: list(es) for d, es in state.edges.items()}
-        for d, es in title_edges.items():
-            edges.setdefault(d, []).extend(es)
-        # Children in order of depth, so a parent's score is final before its children use it.
-        for d in sorted(edges, key=lambda x: (state.depth.get(x, 0), x)):
-            own = scores.get(d, 0.0)
-            via = 0.0
-            for e in edges[d]:
-                ps = scores.get(e.parent, 0.0)
-                if e.parent in ends:
-                    ps *= self.k.end_anchor
-                via = max(via, self.k.child_weight * ps * e.link / (1.0 + self.k.rank_decay * (e.rank - 1)))
-            # Found by the question and linked from a good document: both count (noisy-or).
-            scores[d] = 1.0 - (1.0 - own) * (1.0 - via) if self.k.noisy_or else max(own, via)
-        return scores
+        return hops_ranking.scores(self.k, state)
 
     def ranking(self, state: State) -> list[str]:
-        scores = self.scores(state)
-        return sorted(scores, key=lambda d: (-scores[d], d))
+        return hops_ranking.ranking(self.k, state)
 
     def anchors(self, state: State) -> list[str]:
-        """Documents whose title the question names."""
-        question = _norm(state.question)
-        found = []
-        for d in state.depth:
-            bt = _norm(base_title(state.titles.get(d, "")))
-            if len(bt) > 2 and _find(question, bt) >= 0:
-                found.append(d)
-        return found
-
-    def chain_ends(self, state: State, anchors: list[str]) -> set[str]:
-        """The named documents where the chain ends rather than starts: those the question's main clause names
-        ("What currency predated the Euro in the country ...") when a nested clause names another ("... Signmark
-        is from"). What they name in turn leads away from the chain."""
-        segs = clauses(state.question)
-        if len(segs) < 2:
-            return set()
-        main = set(segs[0])
-        ends = {d for d in anchors if set(terms(base_title(state.titles.get(d, "")))) <= main}
-        return ends if len(ends) < len(anchors) else set()
+        return hops_ranking.anchors(state)
 
     def report(self, state: State) -> list[str]:
         return support.report(self, state)
