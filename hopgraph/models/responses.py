@@ -9,6 +9,10 @@ provider keeps the history and we send only ``previous_response_id`` plus the ne
 Provider options pass through: ``service_tier``, ``reasoning_effort`` (or ``reasoning``),
 ``max_output_tokens``, ``background`` and anything else the endpoint accepts.
 
+When the run's tokens are watched (Studio, ``stream_mode="messages"``) or with ``streaming=True``, a call
+streams and passes its text on as it arrives; the message it ends with is the same
+(:mod:`hopgraph.models.responses_stream`).
+
 Messages, tools and tool choice are turned into their Responses shapes in :mod:`hopgraph.models.responses_items`.
 """
 
@@ -36,37 +40,42 @@ from langchain_core.runnables import Runnable
 from pydantic import ConfigDict, Field, PrivateAttr
 
 from hopgraph.models.responses_items import (
-    RAW_KEY,
+    ResponsesContentFilterError,
+    ResponsesError,
+    ResponsesStateExpiredError,
+    ResponsesTimeoutError,
     content_text,
     dump_response,
     error_body,
     last_stored_index,
-    read_output,
     to_input_items,
+    to_message,
     to_responses_tool,
     to_tool_choice,
-    usage_metadata,
+)
+from hopgraph.models.responses_stream import (
+    StreamCut,
+    StreamReportedError,
+    read_stream,
+    show_tool_calls,
+    standalone_id,
+    wants_tokens,
 )
 from hopgraph.models.retry import ModelTimeoutError, call_with_deadline, request_timeout
 
+__all__ = [
+    "ResponsesChatModel",
+    "ResponsesContentFilterError",
+    "ResponsesError",
+    "ResponsesStateExpiredError",
+    "ResponsesTimeoutError",
+    "delete_thread_responses",
+    "make_responses_model",
+    "stored_response_ids",
+]
+
 TERMINAL = ("completed", "incomplete", "failed", "cancelled")
 OPTIONS_ENV = "HOPGRAPH_RESPONSES_OPTIONS"
-
-
-class ResponsesError(RuntimeError):
-    """A Responses API call that cannot succeed as asked."""
-
-
-class ResponsesContentFilterError(ResponsesError):
-    pass
-
-
-class ResponsesStateExpiredError(ResponsesError):
-    """The provider no longer has the stored response a chained conversation continues from."""
-
-
-class ResponsesTimeoutError(ResponsesError, TimeoutError):
-    pass
 
 
 class ResponsesChatModel(BaseChatModel):
@@ -99,6 +108,8 @@ class ResponsesChatModel(BaseChatModel):
     azure_endpoint: str | None = None
     api_version: str | None = None
     default_headers: dict[str, str] | None = None
+    streaming: bool = False
+    """Stream every call; without it a call streams only when the run's tokens are watched (Studio)."""
 
     _client: Any = PrivateAttr(default=None)
     _create_params: frozenset[str] = PrivateAttr(default=frozenset())
@@ -176,10 +187,36 @@ class ResponsesChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         body = self._request_body(messages, **kwargs)
-        resp = self._create(body)
-        if resp.get("status") not in TERMINAL:
-            resp = self._wait(resp)
-        return ChatResult(generations=[ChatGeneration(message=self._to_message(resp, body))])
+        streamed = not body.get("background") and wants_tokens(self.streaming, run_manager)
+        cut = False
+        if streamed:
+            resp, cut = self._streamed(body, run_manager)
+        else:
+            resp = self._create(body)
+            if resp.get("status") not in TERMINAL:
+                resp = self._wait(resp)
+        message = to_message(resp, body, self.model_name)
+        if cut:
+            message.id = standalone_id()
+        elif streamed:
+            show_tool_calls(message, run_manager)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _streamed(
+        self, body: dict[str, Any], run_manager: CallbackManagerForLLMRun | None
+    ) -> tuple[dict[str, Any], bool]:
+        """The response, its text deltas passed on as they come; and whether the stream was cut (and the
+        response asked for again without streaming)."""
+        deadline = time.monotonic() + self._total_s()
+        events = self._send(body, stream=True)
+        try:
+            return read_stream(events, run_manager, deadline), False
+        except StreamCut:
+            return self._create(body), True
+        except StreamReportedError as exc:
+            raise ResponsesError(str(exc)) from exc
+        except TimeoutError as exc:
+            raise ResponsesTimeoutError(f"the Responses API did not finish in time ({exc})") from exc
 
     def _request_body(self, messages: list[BaseMessage], **kwargs: Any) -> dict[str, Any]:
         opts = {**self.options, **kwargs}
@@ -222,20 +259,25 @@ class ResponsesChatModel(BaseChatModel):
         return body
 
     def _create(self, body: dict[str, Any]) -> dict[str, Any]:
+        return dump_response(self._send(body))
+
+    def _send(self, body: dict[str, Any], stream: bool = False) -> Any:
+        """The SDK's answer to one create request (an event stream when ``stream``), retried as one request."""
         known = self._known_params()
         direct = {k: v for k, v in body.items() if k in known}
         extra = {k: v for k, v in body.items() if k not in known}
+        if stream:
+            direct["stream"] = True
         # One key per logical request, reused by every retry of it.
         headers = {"Idempotency-Key": f"hopgraph-{uuid.uuid4().hex}"}
         try:
-            resp = self._retrying(
+            return self._retrying(
                 lambda timeout: self.client.responses.create(
                     **direct, extra_body=extra or None, extra_headers=headers, timeout=timeout
                 )
             )
         except Exception as exc:
             raise self._translate(exc, body) from exc
-        return dump_response(resp)
 
     def _wait(self, resp: dict[str, Any]) -> dict[str, Any]:
         deadline = time.monotonic() + self.background_timeout_s
@@ -255,14 +297,17 @@ class ResponsesChatModel(BaseChatModel):
 
     def _retrying(self, call: Callable[[Any], Any]) -> Any:
         """``call(timeout)`` with retries, each attempt at most ``timeout``, all within ``total_timeout_s``."""
-        total = self.total_timeout_s
-        if total is None:
-            total = (self.max_retries + 1) * self.timeout + self.max_retries * self.retry_max_s
         return call_with_deadline(
-            call, total_s=total, max_retries=self.max_retries, attempt_s=self.timeout,
+            call, total_s=self._total_s(), max_retries=self.max_retries, attempt_s=self.timeout,
             where=self.base_url or self.azure_endpoint or "the OpenAI API",
             base_s=self.retry_base_s, max_wait_s=self.retry_max_s,
         )
+
+    def _total_s(self) -> float:
+        """The longest one request may take, retries included."""
+        if self.total_timeout_s is not None:
+            return self.total_timeout_s
+        return (self.max_retries + 1) * self.timeout + self.max_retries * self.retry_max_s
 
     def _delete_one(self, rid: str, timeout: Any) -> Any:
         return self.client.responses.delete(rid, timeout=timeout)
@@ -282,42 +327,6 @@ class ResponsesChatModel(BaseChatModel):
         if isinstance(exc, ModelTimeoutError | openai.APITimeoutError):
             return ResponsesTimeoutError(f"the Responses API did not answer ({exc})")
         return exc
-
-    def _to_message(self, resp: dict[str, Any], body: dict[str, Any]) -> AIMessage:
-        rid = resp.get("id")
-        status = resp.get("status")
-        reason = (resp.get("incomplete_details") or {}).get("reason")
-        if status == "failed":
-            err = resp.get("error") or {}
-            raise ResponsesError(f"response {rid} failed: {err.get('message') or err or 'no detail'}")
-        if status == "cancelled":
-            raise ResponsesError(f"response {rid} was cancelled")
-        if status == "incomplete" and reason == "content_filter":
-            raise ResponsesContentFilterError(
-                f"response {rid} was stopped by the provider's content filter; rephrase the question"
-            )
-        output = list(resp.get("output") or [])
-        text, tool_calls, invalid = read_output(output)
-        metadata: dict[str, Any] = {
-            "response_id": rid,
-            "previous_response_id": body.get("previous_response_id"),
-            "stored": bool(body.get("store")),
-            "model_name": resp.get("model") or self.model_name,
-            "status": status,
-            "finish_reason": "length" if reason == "max_output_tokens" else ("tool_calls" if tool_calls else "stop"),
-        }
-        if reason:
-            metadata["incomplete_reason"] = reason
-        if resp.get("service_tier"):
-            metadata["service_tier"] = resp["service_tier"]
-        return AIMessage(
-            content=text,
-            tool_calls=tool_calls,
-            invalid_tool_calls=invalid,
-            additional_kwargs={RAW_KEY: output},
-            response_metadata=metadata,
-            usage_metadata=usage_metadata(resp.get("usage")),
-        )
 
     # --- stored responses -------------------------------------------------------------
 

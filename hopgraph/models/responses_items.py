@@ -1,7 +1,7 @@
 """Conversions between LangChain and the OpenAI Responses API: messages to input items (the model's own
 output items replayed as they came), tools and tool choice to their Responses shapes, output items and usage
-back to LangChain's text, tool calls and usage, and the small readers of response and error bodies the chat
-model uses."""
+back to LangChain's text, tool calls and usage (a finished response to its AIMessage, with the errors a
+response that did not finish raises), and the small readers of response and error bodies the chat model uses."""
 
 from __future__ import annotations
 
@@ -13,6 +13,22 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 RAW_KEY = "responses_output"  # AIMessage.additional_kwargs key holding the raw output items
+
+
+class ResponsesError(RuntimeError):
+    """A Responses API call that cannot succeed as asked."""
+
+
+class ResponsesContentFilterError(ResponsesError):
+    pass
+
+
+class ResponsesStateExpiredError(ResponsesError):
+    """The provider no longer has the stored response a chained conversation continues from."""
+
+
+class ResponsesTimeoutError(ResponsesError, TimeoutError):
+    pass
 
 
 def dump_response(resp: Any) -> dict[str, Any]:
@@ -156,4 +172,42 @@ def usage_metadata(usage: dict[str, Any] | None) -> UsageMetadata | None:
         input_tokens=int(usage.get("input_tokens") or 0),
         output_tokens=int(usage.get("output_tokens") or 0),
         total_tokens=int(usage.get("total_tokens") or 0),
+    )
+
+
+def to_message(resp: dict[str, Any], body: dict[str, Any], model_name: str) -> AIMessage:
+    """A finished response as the AIMessage the graph keeps; raises for a failed, cancelled or filtered one."""
+    rid = resp.get("id")
+    status = resp.get("status")
+    reason = (resp.get("incomplete_details") or {}).get("reason")
+    if status == "failed":
+        err = resp.get("error") or {}
+        raise ResponsesError(f"response {rid} failed: {err.get('message') or err or 'no detail'}")
+    if status == "cancelled":
+        raise ResponsesError(f"response {rid} was cancelled")
+    if status == "incomplete" and reason == "content_filter":
+        raise ResponsesContentFilterError(
+            f"response {rid} was stopped by the provider's content filter; rephrase the question"
+        )
+    output = list(resp.get("output") or [])
+    text, tool_calls, invalid = read_output(output)
+    metadata: dict[str, Any] = {
+        "response_id": rid,
+        "previous_response_id": body.get("previous_response_id"),
+        "stored": bool(body.get("store")),
+        "model_name": resp.get("model") or model_name,
+        "status": status,
+        "finish_reason": "length" if reason == "max_output_tokens" else ("tool_calls" if tool_calls else "stop"),
+    }
+    if reason:
+        metadata["incomplete_reason"] = reason
+    if resp.get("service_tier"):
+        metadata["service_tier"] = resp["service_tier"]
+    return AIMessage(
+        content=text,
+        tool_calls=tool_calls,
+        invalid_tool_calls=invalid,
+        additional_kwargs={RAW_KEY: output},
+        response_metadata=metadata,
+        usage_metadata=usage_metadata(resp.get("usage")),
     )
