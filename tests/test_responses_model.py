@@ -266,6 +266,19 @@ def test_unstored_history_drops_item_ids_and_keeps_only_encrypted_reasoning(srv)
     assert "id" not in items[2] and items[2]["call_id"] == ai.tool_calls[0]["id"]
 
 
+def test_unstored_history_replays_the_models_text_as_assistant_text(srv):
+    srv.respond(resp_calls(("search", {"query": "q", "limit": 1}), text="Searching."), resp_text("done"))
+    model = _model(srv).bind_tools([SEARCH])
+    h: list = [HumanMessage("q")]
+    ai = model.invoke(h)
+    h += [ai, ToolMessage("r", tool_call_id=ai.tool_calls[0]["id"])]
+    # The server answers 400, as the API does, to an output message replayed without its id.
+    assert model.invoke(h).content == "done"
+    items = srv.response_requests()[1].body["input"]
+    assert {"role": "assistant", "content": "Searching."} in items
+    assert not any(i.get("type") == "message" for i in items)
+
+
 def test_foreign_ai_messages_are_converted(srv):
     srv.respond(resp_text("ok"))
     prior = AIMessage("", tool_calls=[{"name": "search", "args": {"query": "z", "limit": 2}, "id": "c9"}])

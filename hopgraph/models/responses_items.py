@@ -83,6 +83,12 @@ def to_input_items(messages: list[BaseMessage], *, keep_ids: bool) -> list[dict[
                         # replayed only with its encrypted content (include=reasoning.encrypted_content).
                         if item.get("type") == "reasoning" and not item.get("encrypted_content"):
                             continue
+                        if item.get("type") == "message" and item.get("role") == "assistant":
+                            # Without its id an output message is no item the API takes back: its text is.
+                            text = read_output([item])[0]
+                            if text:
+                                items.append({"role": "assistant", "content": text})
+                            continue
                         if item.get("type") in _STRIP_WHEN_UNSTORED:
                             item.pop("id", None)
                     items.append(item)
