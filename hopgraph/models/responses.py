@@ -56,6 +56,7 @@ from hopgraph.models.responses_items import (
 from hopgraph.models.responses_stream import (
     StreamCut,
     StreamReportedError,
+    message_id,
     read_stream,
     show_tool_calls,
     standalone_id,
@@ -199,6 +200,8 @@ class ResponsesChatModel(BaseChatModel):
         if cut:
             message.id = standalone_id()
         elif streamed:
+            # The deltas' id: watchers join them and this message into one.
+            message.id = message_id(run_manager)
             show_tool_calls(message, run_manager)
         return ChatResult(generations=[ChatGeneration(message=message)])
 

@@ -13,8 +13,10 @@ Usage (the steps a test queues are built with :mod:`tests.support.openai_steps`)
 Each POST /v1/chat/completions (or /v1/responses) takes the next step of its queue. A step is a
 body dict (200), an ``http_error(...)``, or a callable ``(Request) -> step``. An empty queue
 answers 500 with "script exhausted", so an unexpected extra call fails loudly.
-``stream=True`` chat requests get the same answer as SSE chunks. A ``silent()`` step takes every
-request from then on and never answers (a server that accepts the connection and hangs).
+``stream=True`` requests get the same answer as server-sent events (:mod:`tests.support.openai_stream`);
+``cut_stream(step, after=N)`` sends a Responses stream's first N events and drops the connection. A
+``silent()`` step takes every request from then on and never answers (a server that accepts the connection
+and hangs).
 
 Responses API extras: ids are assigned (resp_N, msg_N, fc_N, call_N, rs_N); stored responses
 (``store: true``) can be fetched, deleted and chained with ``previous_response_id`` (an unknown
@@ -43,6 +45,7 @@ from typing import Any
 
 from tests.support.openai_spec import problems
 from tests.support.openai_steps import HTTPError, Request, Silent, error_body, http_error
+from tests.support.openai_stream import SSE, chat_chunks, response_events
 
 # --- server ---------------------------------------------------------------------------------
 
@@ -116,9 +119,9 @@ class ScriptedOpenAI:
         what = f"answer to {req.method} {path}"
         if status >= 400:
             self._check(what, "ErrorResponse", payload)
-        elif isinstance(payload, tuple) and payload and payload[0] == "sse":
-            for chunk in payload[1]:
-                self._check(what, "CreateChatCompletionStreamResponse", chunk)
+        elif isinstance(payload, SSE):
+            for event in payload.events:
+                self._check(what, payload.schema(), event)
         elif path.endswith("/chat/completions"):
             self._check(what, "CreateChatCompletionResponse", payload)
         elif req.method == "DELETE":
@@ -151,7 +154,7 @@ class ScriptedOpenAI:
             counter = self._ids.setdefault(prefix, itertools.count(1))
             return f"{prefix}_{next(counter)}"
 
-    # dispatch: returns (status, body, headers) or ("sse", chunks)
+    # dispatch: returns (status, body or SSE, headers)
     def _dispatch(self, req: Request) -> tuple[int, Any, dict[str, str]]:
         path = _route(req.path)
         if req.method == "POST" and path.endswith("/chat/completions"):
@@ -198,7 +201,7 @@ class ScriptedOpenAI:
                 if not tc.get("id"):
                     tc["id"] = self._next_id("call")
         if (req.body or {}).get("stream"):
-            return 200, ("sse", _chat_chunks(body, req.body)), {}
+            return 200, SSE(chat_chunks(body, req.body), "chat"), {}
         return 200, body, {}
 
     def _create_response(self, req: Request) -> tuple[int, Any, dict[str, str]]:
@@ -207,7 +210,7 @@ class ScriptedOpenAI:
             if key and key in self._idem:
                 req.replayed = True
                 status, body = self._idem[key]
-                return status, copy.deepcopy(body), {}
+                return status, _maybe_streamed(req, copy.deepcopy(body)), {}
             if key and key in self._inflight:
                 # Like providers do: the first request with this key is still running.
                 return 409, error_body("a request with this Idempotency-Key is in progress"), {}
@@ -229,6 +232,7 @@ class ScriptedOpenAI:
             return step.status, step.body, step.headers
         step = copy.deepcopy(step)
         pending = step.pop("_pending", None)
+        cut_after = step.pop("_cut_after", None)
         rid = self._next_id("resp")
         final: dict[str, Any] = {
             "id": rid,
@@ -273,7 +277,7 @@ class ScriptedOpenAI:
                 answer = final
             if key:
                 self._idem[key] = (200, answer)
-        return 200, copy.deepcopy(answer), {}
+        return 200, _maybe_streamed(req, copy.deepcopy(answer), cut_after), {}
 
     def _response_item(self, req: Request, rid: str, action: str) -> tuple[int, Any, dict[str, str]]:
         with self._lock:
@@ -331,16 +335,19 @@ class ScriptedOpenAI:
                 except Exception as exc:  # a broken script must show up, not hang the client
                     status, payload, headers = 500, error_body(f"scripted server bug: {exc!r}", "server_error"), {}
                 server._check_answer(req, status, payload)
-                if isinstance(payload, tuple) and payload and payload[0] == "sse":
-                    data = "".join(f"data: {json.dumps(c)}\n\n" for c in payload[1]) + "data: [DONE]\n\n"
-                    self._send(status, data.encode(), "text/event-stream", headers)
+                if isinstance(payload, SSE):
+                    data, announced = payload.wire()
+                    if announced > len(data):
+                        self.close_connection = True  # the connection drops mid-stream
+                    self._send(status, data, "text/event-stream", headers, announced)
                 else:
                     self._send(status, json.dumps(payload).encode(), "application/json", headers)
 
-            def _send(self, status: int, data: bytes, ctype: str, headers: dict[str, str]) -> None:
+            def _send(self, status: int, data: bytes, ctype: str, headers: dict[str, str],
+                      length: int | None = None) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Content-Length", str(len(data) if length is None else length))
                 for k, v in headers.items():
                     self.send_header(k, v)
                 self.end_headers()
@@ -352,22 +359,11 @@ class ScriptedOpenAI:
         return Handler
 
 
-def _chat_chunks(body: dict[str, Any], request: dict[str, Any]) -> list[dict[str, Any]]:
-    base = {k: body[k] for k in ("id", "created", "model")}
-    base["object"] = "chat.completion.chunk"
-    choice = body["choices"][0]
-    msg = choice["message"]
-    chunks: list[dict[str, Any]] = [
-        {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": msg.get("content") or ""},
-                              "finish_reason": None}]}
-    ]
-    for i, tc in enumerate(msg.get("tool_calls") or []):
-        delta = {"tool_calls": [{"index": i, "id": tc["id"], "type": "function", "function": tc["function"]}]}
-        chunks.append({**base, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
-    chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
-    if (request.get("stream_options") or {}).get("include_usage") and body.get("usage"):
-        chunks.append({**base, "choices": [], "usage": body["usage"]})
-    return chunks
+def _maybe_streamed(req: Request, answer: dict[str, Any], cut_after: int | None = None) -> Any:
+    """A response as asked for: whole, or as the events of a stream when the request has ``stream``."""
+    if not (req.body or {}).get("stream"):
+        return answer
+    return SSE(response_events(answer), "responses", cut_after)
 
 
 def _pending_view(final: dict[str, Any], status: str) -> dict[str, Any]:

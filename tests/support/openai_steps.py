@@ -119,6 +119,11 @@ def background(step: dict[str, Any], pending: list[str] | tuple[str, ...] = ("qu
     return {**step, "_pending": list(pending)}
 
 
+def cut_stream(step: dict[str, Any], after: int) -> dict[str, Any]:
+    """``step``, but a streamed request gets only its first ``after`` events before the connection drops."""
+    return {**step, "_cut_after": after}
+
+
 def _msg(text: str, status: str = "completed") -> dict[str, Any]:
     return {
         "type": "message",
