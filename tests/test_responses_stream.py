@@ -4,6 +4,7 @@ OpenAI's published description of every event): to a caller's callback, through 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -13,10 +14,10 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from hopgraph.api import compiled_graph
 from hopgraph.config import Context
-from hopgraph.models.responses import ResponsesError, make_responses_model
+from hopgraph.models.responses import ResponsesError, ResponsesTimeoutError, make_responses_model
 from tests.support.index import make_index
 from tests.support.openai_server import ScriptedOpenAI
-from tests.support.openai_steps import cut_stream, resp_calls, resp_text
+from tests.support.openai_steps import cut_stream, resp_calls, resp_text, slow_stream, stream_error
 
 ANSWER = "Norvik delivered Project Alpha late, because of a shipping delay."
 
@@ -93,6 +94,23 @@ def test_a_failed_streamed_response_is_a_clear_error() -> None:
         with pytest.raises(ResponsesError, match="the model crashed"):
             _model(srv, streaming=True).invoke([HumanMessage("Who was late?")])
         assert _streamed(srv) == [True]
+
+
+def test_an_error_event_mid_stream_is_a_clear_error() -> None:
+    with ScriptedOpenAI() as srv:
+        srv.respond(stream_error(resp_text(ANSWER), after=4, message="the model is overloaded"))
+        with pytest.raises(ResponsesError, match="server_error: the model is overloaded"):
+            _model(srv, streaming=True).invoke([HumanMessage("Who was late?")])
+        assert _streamed(srv) == [True]
+
+
+def test_a_stream_that_outlasts_the_time_allowed_is_stopped() -> None:
+    with ScriptedOpenAI() as srv:
+        srv.respond(slow_stream(resp_text(ANSWER), delay_s=0.3))  # about ten events: three seconds
+        started = time.monotonic()
+        with pytest.raises(ResponsesTimeoutError, match="did not finish in time"):
+            _model(srv, streaming=True, total_timeout_s=0.5).invoke([HumanMessage("Who was late?")])
+        assert time.monotonic() - started < 2.0
 
 
 def test_the_graph_streams_the_models_text_to_a_messages_watcher(tmp_path) -> None:

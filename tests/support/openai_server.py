@@ -14,7 +14,8 @@ Each POST /v1/chat/completions (or /v1/responses) takes the next step of its que
 body dict (200), an ``http_error(...)``, or a callable ``(Request) -> step``. An empty queue
 answers 500 with "script exhausted", so an unexpected extra call fails loudly.
 ``stream=True`` requests get the same answer as server-sent events (:mod:`tests.support.openai_stream`);
-``cut_stream(step, after=N)`` sends a Responses stream's first N events and drops the connection. A
+``cut_stream(step, after=N)`` sends a Responses stream's first N events and drops the connection,
+``stream_error(...)`` ends it with an ``error`` event and ``slow_stream(...)`` spaces its events out. A
 ``silent()`` step takes every request from then on and never answers (a server that accepts the connection
 and hangs).
 
@@ -45,7 +46,7 @@ from typing import Any
 
 from tests.support.openai_spec import problems
 from tests.support.openai_steps import HTTPError, Request, Silent, error_body, http_error
-from tests.support.openai_stream import SSE, chat_chunks, response_events
+from tests.support.openai_stream import SSE, chat_chunks, response_events, with_stream_options
 
 # --- server ---------------------------------------------------------------------------------
 
@@ -232,7 +233,7 @@ class ScriptedOpenAI:
             return step.status, step.body, step.headers
         step = copy.deepcopy(step)
         pending = step.pop("_pending", None)
-        cut_after = step.pop("_cut_after", None)
+        stream_options = {k: step.pop(k) for k in ("_cut_after", "_stream_error", "_event_delay_s") if k in step}
         rid = self._next_id("resp")
         final: dict[str, Any] = {
             "id": rid,
@@ -277,7 +278,7 @@ class ScriptedOpenAI:
                 answer = final
             if key:
                 self._idem[key] = (200, answer)
-        return 200, _maybe_streamed(req, copy.deepcopy(answer), cut_after), {}
+        return 200, _maybe_streamed(req, copy.deepcopy(answer), stream_options), {}
 
     def _response_item(self, req: Request, rid: str, action: str) -> tuple[int, Any, dict[str, str]]:
         with self._lock:
@@ -336,34 +337,38 @@ class ScriptedOpenAI:
                     status, payload, headers = 500, error_body(f"scripted server bug: {exc!r}", "server_error"), {}
                 server._check_answer(req, status, payload)
                 if isinstance(payload, SSE):
-                    data, announced = payload.wire()
-                    if announced > len(data):
+                    parts, announced = payload.wire()
+                    if announced > sum(len(p) for p in parts):
                         self.close_connection = True  # the connection drops mid-stream
-                    self._send(status, data, "text/event-stream", headers, announced)
+                    self._send(status, parts, "text/event-stream", headers, announced, payload.delay_s)
                 else:
-                    self._send(status, json.dumps(payload).encode(), "application/json", headers)
+                    self._send(status, [json.dumps(payload).encode()], "application/json", headers)
 
-            def _send(self, status: int, data: bytes, ctype: str, headers: dict[str, str],
-                      length: int | None = None) -> None:
+            def _send(self, status: int, parts: list[bytes], ctype: str, headers: dict[str, str],
+                      length: int | None = None, delay_s: float = 0.0) -> None:
                 self.send_response(status)
                 self.send_header("Content-Type", ctype)
-                self.send_header("Content-Length", str(len(data) if length is None else length))
+                self.send_header("Content-Length", str(sum(len(p) for p in parts) if length is None else length))
                 for k, v in headers.items():
                     self.send_header(k, v)
                 self.end_headers()
                 with contextlib.suppress(OSError):  # the client gave up waiting (timeouts, Ctrl-C)
-                    self.wfile.write(data)
+                    for i, part in enumerate(parts):
+                        if i and delay_s:
+                            server._stopping.wait(delay_s)  # cut short when the server stops
+                        self.wfile.write(part)
+                        self.wfile.flush()
 
             do_GET = do_POST = do_DELETE = _serve
 
         return Handler
 
 
-def _maybe_streamed(req: Request, answer: dict[str, Any], cut_after: int | None = None) -> Any:
+def _maybe_streamed(req: Request, answer: dict[str, Any], stream_options: dict[str, Any] | None = None) -> Any:
     """A response as asked for: whole, or as the events of a stream when the request has ``stream``."""
     if not (req.body or {}).get("stream"):
         return answer
-    return SSE(response_events(answer), "responses", cut_after)
+    return with_stream_options(response_events(answer), stream_options or {})
 
 
 def _pending_view(final: dict[str, Any], status: str) -> dict[str, Any]:

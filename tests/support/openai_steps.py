@@ -124,6 +124,16 @@ def cut_stream(step: dict[str, Any], after: int) -> dict[str, Any]:
     return {**step, "_cut_after": after}
 
 
+def stream_error(step: dict[str, Any], after: int, message: str, code: str = "server_error") -> dict[str, Any]:
+    """``step``, but a streamed request gets its first ``after`` events, then an ``error`` event."""
+    return {**step, "_stream_error": {"after": after, "code": code, "message": message}}
+
+
+def slow_stream(step: dict[str, Any], delay_s: float) -> dict[str, Any]:
+    """``step``, but a streamed request's events come ``delay_s`` apart."""
+    return {**step, "_event_delay_s": delay_s}
+
+
 def _msg(text: str, status: str = "completed") -> dict[str, Any]:
     return {
         "type": "message",

@@ -11,25 +11,35 @@ from typing import Any
 @dataclass
 class SSE:
     """A streamed answer: ``api`` is "chat" or "responses"; ``cut_after`` events, if set, are all that is sent
-    before the connection drops."""
+    before the connection drops; ``delay_s`` passes before each event after the first."""
 
     events: list[dict[str, Any]]
     api: str
     cut_after: int | None = None
+    delay_s: float = 0.0
 
     def schema(self) -> str:
         return "CreateChatCompletionStreamResponse" if self.api == "chat" else "ResponseStreamEvent"
 
-    def wire(self) -> tuple[bytes, int]:
-        """The bytes sent, and the length announced: a cut stream announces more than it sends."""
+    def wire(self) -> tuple[list[bytes], int]:
+        """The events as sent, and the length announced: a cut stream announces more than it sends."""
         if self.api == "chat":
             parts = [f"data: {json.dumps(c)}\n\n" for c in self.events] + ["data: [DONE]\n\n"]
         else:
             parts = [f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in self.events]
-        whole = "".join(parts).encode()
-        if self.cut_after is None:
-            return whole, len(whole)
-        return "".join(parts[: self.cut_after]).encode(), len(whole)
+        sent = [p.encode() for p in parts]
+        announced = sum(len(p) for p in sent)
+        return (sent if self.cut_after is None else sent[: self.cut_after]), announced
+
+
+def with_stream_options(events: list[dict[str, Any]], options: dict[str, Any]) -> SSE:
+    """A Responses stream as a step's stream options (``_cut_after``, ``_stream_error``, ``_event_delay_s``)
+    have it."""
+    error = options.get("_stream_error")
+    if error:
+        events = events[: error["after"]] + [{"type": "error", "code": error["code"], "message": error["message"],
+                                              "param": None, "sequence_number": error["after"]}]
+    return SSE(events, "responses", options.get("_cut_after"), float(options.get("_event_delay_s", 0.0)))
 
 
 def chat_chunks(body: dict[str, Any], request: dict[str, Any]) -> list[dict[str, Any]]:
