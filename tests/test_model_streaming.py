@@ -1,6 +1,7 @@
 """The Responses model streaming its text, against the scripted server's event streams (checked against
-OpenAI's published description of every event): to a caller's callback, through the graph to a
-``stream_mode="messages"`` watcher (what Studio uses), and when the stream breaks or the response fails."""
+OpenAI's published description of every event): to a caller's callback, when the stream breaks, fails or
+takes too long, and, for every model behind an API, through the graph to a ``stream_mode="messages"``
+watcher (what Studio uses)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hopgraph.config import Context
 from hopgraph.models.responses import ResponsesError, ResponsesTimeoutError, make_responses_model
 from tests.support.index import make_index
 from tests.support.openai_server import ScriptedOpenAI
-from tests.support.openai_steps import cut_stream, resp_calls, resp_text, slow_stream, stream_error
+from tests.support.openai_steps import chat_tool_calls, cut_stream, resp_calls, resp_text, slow_stream, stream_error
 
 ANSWER = "Norvik delivered Project Alpha late, because of a shipping delay."
 
@@ -113,15 +114,24 @@ def test_a_stream_that_outlasts_the_time_allowed_is_stopped() -> None:
         assert time.monotonic() - started < 2.0
 
 
-def test_the_graph_streams_the_models_text_to_a_messages_watcher(tmp_path) -> None:
+@pytest.mark.parametrize("spec", ["openai-responses:gpt-test", "openai:gpt-test", "sid-1"])
+def test_the_graph_streams_the_models_text_to_a_messages_watcher(tmp_path, monkeypatch, spec: str) -> None:
+    monkeypatch.setenv("SID_API_KEY", "k")
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
     index = make_index(str(tmp_path / "index"))
     thinking = "Looking for the supplier of Project Alpha."
     with ScriptedOpenAI() as srv:
-        srv.respond(
-            resp_calls(("search", {"query": "Project Alpha late", "limit": 5}), text=thinking),
-            resp_calls(("report_helpful_ids", {"ids": ["d1"]})),
-        )
-        ctx = Context(model="openai-responses:gpt-test", base_url=srv.base_url, index=index, model_max_retries=1)
+        if spec.startswith("openai-responses:"):
+            srv.respond(
+                resp_calls(("search", {"query": "Project Alpha late", "limit": 5}), text=thinking),
+                resp_calls(("report_helpful_ids", {"ids": ["d1"]})),
+            )
+        else:
+            srv.chat(
+                chat_tool_calls(("search", {"query": "Project Alpha late", "limit": 5}), content=thinking),
+                chat_tool_calls(("report_helpful_ids", {"ids": ["d1"]})),
+            )
+        ctx = Context(model=spec, base_url=srv.base_url, index=index, model_max_retries=1)
         graph = compiled_graph(InMemorySaver())
         config = {"configurable": {"thread_id": "t1"}}
         chunks: list[AIMessageChunk] = []
@@ -130,13 +140,14 @@ def test_the_graph_streams_the_models_text_to_a_messages_watcher(tmp_path) -> No
             message = data[0]
             if kind == "messages" and isinstance(message, AIMessageChunk):
                 chunks.append(message)
-        assert _streamed(srv) == [True, True]
+        asked = [r.body for r in srv.requests if r.method == "POST"]
+        assert [bool(b.get("stream")) for b in asked] == [True, True]
         state = graph.get_state(config).values
     replies = [m for m in state["messages"] if isinstance(m, AIMessage)]
     assert state["reported_ids"][0] == "alpha"
     first = replies[0]
     mine = [c for c in chunks if c.id == first.id]
     assert "".join(str(c.content) for c in mine) == thinking == first.content
-    # The last delta shows the calls, so the watcher's joined message has them as the thread does.
+    # The watcher's joined message has the calls, as the thread does.
     assert [tc["name"] for c in mine for tc in c.tool_calls] == ["search"]
     assert [tc["name"] for tc in first.tool_calls] == ["search"]
