@@ -44,11 +44,12 @@ def wants_tokens(streaming: bool, run_manager: CallbackManagerForLLMRun | None) 
     if streaming:
         return True
     handlers = run_manager.handlers if run_manager else []
+    # The mark LangChain's own models check before they stream (LangGraph's message watcher carries it).
     return any(isinstance(h, _StreamingCallbackHandler) for h in handlers)
 
 
 def message_id(run_manager: CallbackManagerForLLMRun | None) -> str | None:
-    """The id LangChain gives the run's message: deltas carry it so watchers join them into one message."""
+    """The id LangChain gives a streamed run's message: the deltas carry it so watchers join them into one."""
     return f"{LC_ID_PREFIX}-{run_manager.run_id}" if run_manager else None
 
 
