@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from hopgraph.config import DEFAULT_CONTAINER
 
 
-def add_index_options(parser: argparse.ArgumentParser) -> None:
+def add_location_options(parser: argparse.ArgumentParser) -> None:
+    """--index or --url: where the index is."""
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--index", metavar="DIR", help="embedded index directory (default: HOPGRAPH_INDEX or per-user)")
     where.add_argument("--url", metavar="URL", help="Qdrant server or cluster URL (default: QDRANT_URL)")
+
+
+def server_url(args: argparse.Namespace) -> str | None:
+    """The Qdrant URL to use: --url, else QDRANT_URL unless --index names an embedded index."""
+    url = getattr(args, "url", None) or (None if getattr(args, "index", None) else os.environ.get("QDRANT_URL"))
+    return url or None
+
+
+def add_index_options(parser: argparse.ArgumentParser) -> None:
+    add_location_options(parser)
     parser.add_argument(
         "--container", action="append", metavar="NAME",
         help=f"container the caller may see (repeatable; default {DEFAULT_CONTAINER})",

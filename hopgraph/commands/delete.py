@@ -6,14 +6,14 @@ import argparse
 import sys
 from typing import Any
 
+from hopgraph.commands._common import add_location_options
+
 
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser("delete", help="remove a document from the index")
     parser.add_argument("--doc", required=True, metavar="ID", help="document id (as shown by search)")
     parser.add_argument("--container", metavar="NAME", help="only in this container (default: every container)")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--index", metavar="DIR", help="embedded index directory (default: HOPGRAPH_INDEX or per-user)")
-    where.add_argument("--url", metavar="URL", help="Qdrant server or cluster URL (default: QDRANT_URL)")
+    add_location_options(parser)
     parser.add_argument("--embedder", metavar="SPEC", help="the embedder the index was built with (default minilm)")
     parser.set_defaults(func=run)
 

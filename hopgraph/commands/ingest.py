@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any
 
+from hopgraph.commands._common import add_location_options, server_url
 from hopgraph.config import DEFAULT_CONTAINER
 
 # Distinct from 2 (nothing done: bad arguments, backend errors), so a script can tell a partial ingest apart.
@@ -24,9 +25,7 @@ def add_parser(sub: Any) -> None:
                "other files are ingested); 2 on an error that stopped the run.",
     )
     parser.add_argument("paths", nargs="+", metavar="PATH")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--index", metavar="DIR", help="embedded index directory (default: HOPGRAPH_INDEX or per-user)")
-    where.add_argument("--url", metavar="URL", help="Qdrant server or cluster URL (default: QDRANT_URL)")
+    add_location_options(parser)
     parser.add_argument("--container", default=DEFAULT_CONTAINER, metavar="NAME",
                         help=f"container the documents go to (default {DEFAULT_CONTAINER})")
     parser.add_argument("--tags", default="", metavar="A,B", help="comma-separated tags for every document")
@@ -42,8 +41,8 @@ def backend_from_args(args: argparse.Namespace) -> Any:
     """The backend the --index/--url options (or QDRANT_URL, HOPGRAPH_INDEX) point at."""
     from hopgraph.index.factory import open_backend
 
-    url = getattr(args, "url", None) or (None if getattr(args, "index", None) else os.environ.get("QDRANT_URL"))
-    return open_backend(index_dir=getattr(args, "index", None), url=url or None,
+    url = server_url(args)
+    return open_backend(index_dir=getattr(args, "index", None), url=url,
                         embedder=getattr(args, "embedder", None))
 
 

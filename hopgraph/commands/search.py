@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from typing import Any
 
+from hopgraph.commands._common import add_location_options, server_url
 from hopgraph.config import DEFAULT_CONTAINER
 
 
@@ -17,9 +17,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--mode", choices=("hybrid", "text", "dense"), default="hybrid",
                         help="hybrid (dense + BM25, default), text (BM25; \"phrase\" and -term work) or dense")
     parser.add_argument("--limit", type=int, default=10, metavar="N")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--index", metavar="DIR", help="embedded index directory (default: HOPGRAPH_INDEX or per-user)")
-    where.add_argument("--url", metavar="URL", help="Qdrant server or cluster URL (default: QDRANT_URL)")
+    add_location_options(parser)
     parser.add_argument("--container", action="append", metavar="NAME",
                         help=f"container to search (repeatable; default {DEFAULT_CONTAINER})")
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="only documents with this tag")
@@ -43,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
     except ScopeError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    url = args.url or (None if args.index else os.environ.get("QDRANT_URL"))
+    url = server_url(args)
     # Reading: a missing index, or containers with nothing in them, is an error that says what to do.
-    backend = open_for_reading(scope, index_dir=args.index, url=url or None, embedder=args.embedder)
+    backend = open_for_reading(scope, index_dir=args.index, url=url, embedder=args.embedder)
     fn = {"hybrid": backend.search, "text": backend.text_search, "dense": backend.dense_search}[args.mode]
     # Chunk hits collapse to documents: a document ranks where its best chunk does.
     hits = fn(args.query, scope, args.limit * 3)
