@@ -10,7 +10,7 @@ import sys
 
 from hopgraph.errors import HopgraphError
 
-SUBCOMMANDS = ("ask", "ingest", "search", "delete", "demo", "eval", "threads", "mcp")
+SUBCOMMANDS = ("ask", "ingest", "search", "list", "delete", "demo", "eval", "threads", "mcp")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -134,3 +134,45 @@ def test_search_and_ask_refuse_an_empty_question_alike(demo_env: dict[str, str],
         proc = hopgraph(demo_env, command, question)
         assert proc.returncode == 2, (command, proc.stdout)
         assert proc.stderr == "error: the question is empty\n" and proc.stdout == "", (command, proc)
+
+
+def test_list_shows_the_containers_then_a_containers_documents(demo_env: dict[str, str]) -> None:
+    index = demo_env["HOPGRAPH_INDEX"]
+    backend = open_backend(index_dir=index)
+    try:
+        held, legal = backend.container_documents(), backend.document_sources("legal")
+    finally:
+        close_backend(index_dir=index)  # one process holds an embedded index at a time
+    assert "nordlicht-supply-agreement.pdf" in legal and len(held) >= 2
+
+    proc = hopgraph(demo_env, "list")
+    assert proc.returncode == 0, proc.stderr
+    header, *rows = proc.stdout.splitlines()
+    assert header.split() == ["container", "documents"]
+    assert [tuple(r.split()) for r in rows] == [(c, str(held[c])) for c in sorted(held)]
+    assert json.loads(hopgraph(demo_env, "list", "--json").stdout) == {"containers": held}
+
+    docs = json.loads(hopgraph(demo_env, "list", "--container", "legal", "--json").stdout)["documents"]
+    expected = [("legal", doc_id, source) for doc_id, source in sorted(legal.items())]
+    assert [(d["container"], d["doc_id"], d["source"]) for d in docs] == expected
+    lines = hopgraph(demo_env, "list", "--container", "legal").stdout.splitlines()
+    assert [tuple(line.split()[:3]) for line in lines] == expected
+
+
+def test_list_says_what_is_missing_and_creates_nothing(demo_env: dict[str, str], tmp_path: Path) -> None:
+    typo = hopgraph(demo_env, "list", "--container", "legl")
+    assert typo.returncode == 2 and typo.stdout == ""
+    assert typo.stderr.count("\n") == 1 and "container 'legl' holds no documents" in typo.stderr
+    assert "legal (" in typo.stderr  # the containers that do hold documents
+
+    nowhere = tmp_path / "none"
+    missing = hopgraph(demo_env, "list", "--index", str(nowhere))
+    assert missing.returncode == 2 and "no index at" in missing.stderr and "hopgraph ingest" in missing.stderr
+    assert not nowhere.exists()  # listing never creates an index
+
+    empty = str(tmp_path / "empty")
+    open_backend(index_dir=empty)
+    close_backend(index_dir=empty)
+    proc = hopgraph(demo_env, "list", "--index", empty)
+    assert proc.returncode == 0 and "holds no documents; fill it with: hopgraph ingest" in proc.stdout
+    assert json.loads(hopgraph(demo_env, "list", "--index", empty, "--json").stdout) == {"containers": {}}

@@ -71,5 +71,8 @@ def test_use_commands_run_as_written_after_the_demo(tmp_path: Path) -> None:
     assert "nordlicht-supply-agreement.pdf" in by_start["hopgraph search 'late delivery penalty'"]
     warranty = json.loads(by_start["hopgraph ask 'How long is the warranty on the TS-40 sensor?'"])
     assert warranty["reported_ids"][0] == "ts-40-datasheet.pdf"
+    containers = outputs["hopgraph list"].split()
+    assert containers[:2] == ["container", "documents"] and {"default", "legal", "finance"} <= set(containers)
+    assert "legal  nordlicht-supply-agreement.pdf" in outputs["hopgraph list --container legal"]
     contracts = by_start["hopgraph search 'written notice of termination'"]
     assert "agreement" in contracts and "(no results)" not in contracts
