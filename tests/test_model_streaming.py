@@ -18,7 +18,15 @@ from hopgraph.config import Context
 from hopgraph.models.responses import ResponsesError, ResponsesTimeoutError, make_responses_model
 from tests.support.index import make_index
 from tests.support.openai_server import ScriptedOpenAI
-from tests.support.openai_steps import chat_tool_calls, cut_stream, resp_calls, resp_text, slow_stream, stream_error
+from tests.support.openai_steps import (
+    chat_tool_calls,
+    cut_stream,
+    ignores_stream,
+    resp_calls,
+    resp_text,
+    slow_stream,
+    stream_error,
+)
 
 ANSWER = "Norvik delivered Project Alpha late, because of a shipping delay."
 
@@ -87,6 +95,15 @@ def test_a_cut_stream_is_asked_again_without_streaming() -> None:
     # The second answer is a message of its own, not more of the cut one.
     assert out.id not in {c.id for c in tokens.chunks}
     assert keys[0] != keys[1]
+
+
+def test_a_server_that_does_not_stream_is_read_in_one_piece() -> None:
+    with ScriptedOpenAI() as srv:
+        srv.respond(ignores_stream(resp_text(ANSWER)))
+        tokens = Tokens()
+        out = _model(srv, streaming=True).invoke([HumanMessage("Who was late?")], config={"callbacks": [tokens]})
+        assert _streamed(srv) == [True]  # asked once, answered whole
+    assert out.content == ANSWER and tokens.texts == []
 
 
 def test_a_failed_streamed_response_is_a_clear_error() -> None:

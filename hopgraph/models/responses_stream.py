@@ -5,9 +5,10 @@ built with ``streaming=True``), the request asks for server-sent events and each
 callbacks as it arrives. The call still ends with the complete response, which becomes the message exactly as
 an unstreamed call's does: the deltas are for watching, never parsed into the result.
 
-A stream cut short (a dropped connection, or an end without the response's last event) is asked again
-without streaming, so the run loses nothing; what was shown of the cut stream is then superseded by the
-final message, which gets an id of its own so that watchers see it whole.
+A server that answers a streamed request with the whole response in JSON is read as such. A stream cut short
+(a dropped connection, or an end without the response's last event) is asked again without streaming, so the
+run loses nothing; what was shown of the cut stream is then superseded by the final message, which gets an id
+of its own so that watchers see it whole.
 """
 
 from __future__ import annotations
@@ -59,12 +60,16 @@ def read_stream(events: Any, run_manager: CallbackManagerForLLMRun | None, deadl
     Raises StreamCut when the stream breaks or ends without that event, StreamReportedError for an error
     event, and TimeoutError past ``deadline`` (a ``time.monotonic()`` value).
     """
-    import httpx
     import openai
 
     msg_id = message_id(run_manager)
     try:
         with contextlib.closing(events):
+            http = getattr(events, "response", None)
+            if http is not None and "json" in http.headers.get("content-type", ""):
+                # A server that does not stream answers with the whole response.
+                http.read()
+                return dump_response(http.json())
             for event in events:
                 kind = getattr(event, "type", "")
                 if kind in TEXT_DELTAS and run_manager is not None:
@@ -79,7 +84,7 @@ def read_stream(events: Any, run_manager: CallbackManagerForLLMRun | None, deadl
                     raise StreamReportedError(f"the stream reported {code}: {getattr(event, 'message', '')}")
                 if time.monotonic() > deadline:
                     raise TimeoutError("the streamed response did not end in time")
-    except (httpx.TransportError, openai.APIConnectionError) as exc:
+    except openai.APIConnectionError as exc:  # the SDK's form of a dropped connection or a read timeout
         raise StreamCut(f"the stream broke: {exc}") from exc
     raise StreamCut("the stream ended before the response did")
 

@@ -15,7 +15,8 @@ body dict (200), an ``http_error(...)``, or a callable ``(Request) -> step``. An
 answers 500 with "script exhausted", so an unexpected extra call fails loudly.
 ``stream=True`` requests get the same answer as server-sent events (:mod:`tests.support.openai_stream`);
 ``cut_stream(step, after=N)`` sends a Responses stream's first N events and drops the connection,
-``stream_error(...)`` ends it with an ``error`` event and ``slow_stream(...)`` spaces its events out. A
+``stream_error(...)`` ends it with an ``error`` event, ``slow_stream(...)`` spaces its events out and
+``ignores_stream(step)`` answers a streamed request with the whole response in JSON. A
 ``silent()`` step takes every request from then on and never answers (a server that accepts the connection
 and hangs).
 
@@ -233,7 +234,8 @@ class ScriptedOpenAI:
             return step.status, step.body, step.headers
         step = copy.deepcopy(step)
         pending = step.pop("_pending", None)
-        stream_options = {k: step.pop(k) for k in ("_cut_after", "_stream_error", "_event_delay_s") if k in step}
+        stream_options = {k: step.pop(k) for k in ("_cut_after", "_stream_error", "_event_delay_s", "_no_stream")
+                          if k in step}
         rid = self._next_id("resp")
         final: dict[str, Any] = {
             "id": rid,
@@ -366,7 +368,7 @@ class ScriptedOpenAI:
 
 def _maybe_streamed(req: Request, answer: dict[str, Any], stream_options: dict[str, Any] | None = None) -> Any:
     """A response as asked for: whole, or as the events of a stream when the request has ``stream``."""
-    if not (req.body or {}).get("stream"):
+    if not (req.body or {}).get("stream") or (stream_options or {}).get("_no_stream"):
         return answer
     return with_stream_options(response_events(answer), stream_options or {})
 

@@ -134,6 +134,11 @@ def slow_stream(step: dict[str, Any], delay_s: float) -> dict[str, Any]:
     return {**step, "_event_delay_s": delay_s}
 
 
+def ignores_stream(step: dict[str, Any]) -> dict[str, Any]:
+    """``step``, answered in JSON even to a streamed request (as servers without streaming do)."""
+    return {**step, "_no_stream": True}
+
+
 def _msg(text: str, status: str = "completed") -> dict[str, Any]:
     return {
         "type": "message",
