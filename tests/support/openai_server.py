@@ -47,7 +47,7 @@ from typing import Any
 
 from tests.support.openai_spec import problems
 from tests.support.openai_steps import HTTPError, Request, Silent, error_body, http_error
-from tests.support.openai_stream import SSE, chat_chunks, response_events, with_stream_options
+from tests.support.openai_stream import SSE, STREAM_OPTIONS, chat_chunks, response_events, with_stream_options
 
 # --- server ---------------------------------------------------------------------------------
 
@@ -234,8 +234,7 @@ class ScriptedOpenAI:
             return step.status, step.body, step.headers
         step = copy.deepcopy(step)
         pending = step.pop("_pending", None)
-        stream_options = {k: step.pop(k) for k in ("_cut_after", "_stream_error", "_event_delay_s", "_no_stream")
-                          if k in step}
+        stream_options = {k: step.pop(k) for k in STREAM_OPTIONS if k in step}
         rid = self._next_id("resp")
         final: dict[str, Any] = {
             "id": rid,

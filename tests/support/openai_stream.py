@@ -32,6 +32,10 @@ class SSE:
         return (sent if self.cut_after is None else sent[: self.cut_after]), announced
 
 
+# The keys by which a scripted step shapes its stream (see tests.support.openai_steps).
+STREAM_OPTIONS = ("_cut_after", "_stream_error", "_event_delay_s", "_no_stream")
+
+
 def with_stream_options(events: list[dict[str, Any]], options: dict[str, Any]) -> SSE:
     """A Responses stream as a step's stream options (``_cut_after``, ``_stream_error``, ``_event_delay_s``)
     have it."""
