@@ -91,6 +91,8 @@ def main() -> int:
     sizes = sorted(int(x) for x in args.sizes.split(",") if x)
     print(f"# BM25 cost against size, postings budget\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
           f"{machine()}\n", flush=True)
+    if args.workdir:
+        args.workdir.mkdir(parents=True, exist_ok=True)
     tmp = tempfile.TemporaryDirectory(prefix="hopgraph-bm25-", dir=args.workdir)
     rng = np.random.default_rng(args.seed)
     backends: dict[int, EdgeBackend] = {}

@@ -323,6 +323,8 @@ def main() -> int:
         return 0
     sets = [s for s in args.sets.split(",") if s]
     sizes = sorted(int(x) for x in args.sizes.split(",") if x)
+    if args.workdir:
+        args.workdir.mkdir(parents=True, exist_ok=True)
     tmp = tempfile.TemporaryDirectory(prefix="hopgraph-scale-", dir=args.workdir)
     workdir = Path(tmp.name)
     date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
