@@ -12,9 +12,11 @@ from hopgraph.api import delete_thread
 from hopgraph.api import run as api_run
 from hopgraph.config import Context
 from hopgraph.demo import files, questions
+from hopgraph.index.backend import Scope
 from hopgraph.index.memory import MemoryBackend
 from tests.scripted import ScriptedChatModel, call, calls
-from tests.test_answer_harness import demo_backend
+from tests.test_answer_harness import call as tool_call
+from tests.test_answer_harness import demo_backend, new_ledger, run_batch
 
 
 @pytest.fixture(scope="module")
@@ -146,8 +148,17 @@ def test_demo_question_on_the_embedded_index(tmp_path: Any) -> None:
         misspelled = _q("misspelled-penalty")
         sloppy = run(misspelled["question"], context=Context(mode="answer", backend=backend, model="builtin",
                                                             containers=misspelled["containers"]))
+        # The answer tool's score band is a rule on RRF ranks, whatever the backend's own fusion.
+        blocks = run_batch([tool_call("search_documents", query=q["question"], limit=3)], backend,
+                           Context(mode="answer", containers=q["containers"]), new_ledger())[0]
+        scope = Scope(tuple(q["containers"]))
+        rrf = {h.chunk.chunk_id: h.score for h in backend.search(q["question"], scope, 60, fusion="rrf")}
+        dbsf = {h.chunk.chunk_id: h.score for h in backend.search(q["question"], scope, 60)}
     finally:
         close_backend(index_dir=index_dir)
+    refs = blocks.artifact["refs"]
+    assert refs and all(r["score"] == pytest.approx(rrf[r["chunk_id"]]) for r in refs)
+    assert any(rrf[r["chunk_id"]] != pytest.approx(dbsf[r["chunk_id"]]) for r in refs)
     assert result["exit_reason"] == "answered"
     assert "Nordlicht Components GmbH" in result["answer"] and "1.5 percent" in result["answer"]
     pages = {(c["doc_id"], c["page"]) for c in result["citations"]}

@@ -128,6 +128,23 @@ def test_a_bad_index_is_one_error_line(demo_env: dict[str, str], tmp_path: Path,
     assert "note:" not in output and "ERROR" not in output and "Traceback" not in output
 
 
+def test_search_fuses_hybrid_lists_as_asked(demo_env: dict[str, str]) -> None:
+    rows = {}
+    for fusion in ("dbsf", "rrf"):
+        proc = hopgraph(demo_env, "search", "late delivery penalty", "--container", "legal", "--fusion", fusion,
+                        "--json")
+        assert proc.returncode == 0, proc.stderr
+        rows[fusion] = json.loads(proc.stdout)
+        assert rows[fusion], fusion
+    # RRF scores are sums of 1 / (60 + rank), at most 2 / 61; a DBSF score is a share of each list, up to 2.
+    assert all(r["score"] <= 2 / 61 + 1e-6 for r in rows["rrf"])
+    assert rows["dbsf"][0]["score"] > 0.5
+    default = hopgraph(demo_env, "search", "late delivery penalty", "--container", "legal", "--json")
+    assert json.loads(default.stdout) == rows["dbsf"]
+    refused = hopgraph(demo_env, "search", "late delivery penalty", "--fusion", "borda")
+    assert refused.returncode == 2 and "invalid choice: 'borda'" in refused.stderr
+
+
 @pytest.mark.parametrize("question", ["", "   "])
 def test_search_and_ask_refuse_an_empty_question_alike(demo_env: dict[str, str], question: str) -> None:
     for command in ("ask", "search"):

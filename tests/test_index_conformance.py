@@ -8,6 +8,7 @@ import pytest
 
 from hopgraph.index.backend import Scope, ScopeError
 from hopgraph.index.embed import MiniLMEmbedder
+from hopgraph.index.fusion import DBSF_WINDOW, fuse_ids
 from hopgraph.index.vectors import VectorBackend
 from tests.support.conformance import CORPUS, Harness, S, chunk, corpus_chunks, ids
 
@@ -172,6 +173,23 @@ def test_score_band_trims_the_tail(loaded: Harness) -> None:
     assert all(h.score >= banded[0].score * 0.7 for h in banded)
     hybrid = b.search("Eiffel Tower in Paris", S, 6)
     assert hybrid[0].doc_id == "paris" and len(hybrid) < 6
+
+
+@pytest.mark.parametrize("fusion", ["dbsf", "rrf"])
+def test_hybrid_fuses_the_dense_and_bm25_lists(loaded: Harness, fusion: str) -> None:
+    b = loaded.reopen(fusion=fusion)
+    for query in ("Eiffel Tower capital France", "a game with a king on a board", "volcano"):
+        dense = [(h.chunk.chunk_id, h.score) for h in b.dense_search(query, S, DBSF_WINDOW)]
+        bm25 = [(h.chunk.chunk_id, h.score) for h in b.text_search(query, S, DBSF_WINDOW)]
+        expected = fuse_ids(fusion, [dense, bm25], 5)
+        got = b.search(query, S, 5)
+        assert [h.chunk.chunk_id for h in got] == [key for key, _ in expected], query
+        assert [h.score for h in got] == pytest.approx([score for _, score in expected], rel=1e-6), query
+
+
+def test_an_unknown_fusion_is_refused_when_the_backend_opens(harness: Harness) -> None:
+    with pytest.raises(ValueError, match="unknown fusion 'borda'"):
+        harness.open(fusion="borda")
 
 
 def test_ties_break_by_chunk_id(harness: Harness) -> None:

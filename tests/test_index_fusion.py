@@ -6,7 +6,18 @@ import pytest
 
 from hopgraph.index.backend import Chunk, Hit, make_chunk_id
 from hopgraph.index.common import is_whole, parse_text_query
-from hopgraph.index.fusion import TIE_REACH, rrf_fuse, rrf_ids, score_band, sort_hits, through_ties, tied_cut
+from hopgraph.index.fusion import (
+    TIE_REACH,
+    check_fusion,
+    dbsf_ids,
+    fuse_ids,
+    rrf_fuse,
+    rrf_ids,
+    score_band,
+    sort_hits,
+    through_ties,
+    tied_cut,
+)
 
 
 def hit(doc: str, score: float, index: int = 0, count: int = 1, h: str = "h") -> Hit:
@@ -48,6 +59,61 @@ def test_rrf_ids_gives_tied_engine_scores_one_rank() -> None:
     assert shares["p"] == pytest.approx(1 / 61 + 1 / 65)
     assert shares["t"] == pytest.approx(1 / 61 + 1 / 65)
     assert [key for key, _ in fused] == ["q", "r", "s", "p", "t"]  # equal fused scores by key
+
+
+def test_dbsf_maps_each_list_to_three_deviations_around_its_mean() -> None:
+    dense = [("a", 0.9), ("b", 0.5), ("c", 0.1)]  # mean 0.5, deviation sqrt(0.32 / 3)
+    sparse = [("c", 30.0), ("d", 10.0)]  # mean 20, deviation 10
+    fused = dict(dbsf_ids([dense, sparse], 10))
+    dev = (0.32 / 3) ** 0.5
+    assert fused["a"] == pytest.approx((0.9 - 0.5 + 3 * dev) / (6 * dev))
+    assert fused["b"] == pytest.approx(0.5)
+    assert fused["c"] == pytest.approx((0.1 - 0.5 + 3 * dev) / (6 * dev) + (30 - 20 + 30) / 60)
+    assert fused["d"] == pytest.approx((10 - 20 + 30) / 60)
+    assert [key for key, _ in dbsf_ids([dense, sparse], 2)] == ["c", "a"]
+
+
+def test_dbsf_counts_how_far_ahead_the_best_are_where_rrf_counts_only_order() -> None:
+    # "y" is far ahead of everything in dense and absent from BM25; "x" is second in dense and last in BM25,
+    # far behind a close pack. RRF sees only that "x" is in both lists; DBSF sees that it is weak in both.
+    dense = [("y", 0.95), ("x", 0.50), ("p", 0.49), ("q", 0.48), ("r", 0.47)]
+    sparse = [("s", 6.0), ("t", 5.99), ("u", 5.98), ("v", 5.97), ("x", 3.0)]
+    assert rrf_ids([dense, sparse], 1)[0][0] == "x"
+    assert dbsf_ids([dense, sparse], 1)[0][0] == "y"
+    # Near the top of BM25 instead, "x" is strong in both and leads under either fusion.
+    close = [("s", 6.0), ("x", 5.99), ("t", 5.98), ("u", 5.97), ("v", 3.0)]
+    assert dbsf_ids([dense, close], 1)[0][0] == rrf_ids([dense, close], 1)[0][0] == "x"
+
+
+def test_dbsf_ties_flat_lists_and_empty_lists() -> None:
+    # Equal engine scores (within float noise) get equal shares whatever order they come in.
+    sparse = [("p", 9.0), ("q", 4.0), ("r", 4.0000000001), ("s", 4.0), ("t", 1.0)]
+    dense = [("t", 0.9), ("s", 0.5), ("r", 0.5), ("q", 0.5), ("p", 0.1)]
+    fused = dbsf_ids([dense, sparse], 5)
+    assert dbsf_ids([dense[:1] + dense[3:0:-1] + dense[4:], sparse[:1] + sparse[3:0:-1] + sparse[4:]], 5) == fused
+    shares = dict(fused)
+    assert shares["q"] == shares["r"] == shares["s"]
+    assert [key for key, _ in fused] == ["t", "p", "q", "r", "s"]  # equal fused scores by key
+    # A list without spread puts every entry in the middle; an empty list adds nothing.
+    assert dbsf_ids([[("a", 3.0)], []], 5) == [("a", 0.5)]
+    assert dbsf_ids([[("b", 2.0), ("a", 2.0)]], 5) == [("a", 0.5), ("b", 0.5)]
+    assert dbsf_ids([], 5) == []
+
+
+def test_dbsf_scores_a_deeper_list_like_its_first_window() -> None:
+    dense = [(f"d{i:02d}", 1.0 - i / 100) for i in range(60)]
+    short, deep = dict(dbsf_ids([dense[:20]], 20)), dict(dbsf_ids([dense], 60))
+    assert all(deep[key] == pytest.approx(share) for key, share in short.items())
+    assert min(deep.values()) == 0.0  # far below the window's range: clipped, not negative
+
+
+def test_fusion_is_chosen_by_name_and_an_unknown_name_is_refused() -> None:
+    lists = [[("a", 0.9), ("b", 0.8)], [("b", 7.0), ("c", 3.0)]]
+    assert fuse_ids("dbsf", lists, 3) == dbsf_ids(lists, 3)
+    assert fuse_ids("rrf", lists, 3) == rrf_ids(lists, 3)
+    assert check_fusion("rrf") == "rrf"
+    with pytest.raises(ValueError, match="unknown fusion 'borda': use one of dbsf, rrf"):
+        fuse_ids("borda", lists, 3)
 
 
 def test_sort_hits_ignores_float_noise() -> None:

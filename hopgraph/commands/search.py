@@ -9,6 +9,7 @@ from typing import Any
 
 from hopgraph.commands._common import add_location_options, server_url
 from hopgraph.config import DEFAULT_CONTAINER
+from hopgraph.index.fusion import FUSIONS
 
 
 def add_parser(sub: Any) -> None:
@@ -16,6 +17,9 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("query")
     parser.add_argument("--mode", choices=("hybrid", "text", "dense"), default="hybrid",
                         help="hybrid (dense + BM25, default), text (BM25; \"phrase\" and -term work) or dense")
+    parser.add_argument("--fusion", choices=FUSIONS, default=FUSIONS[0],
+                        help="how --mode hybrid merges its dense and BM25 lists: dbsf (distribution-based score "
+                             "fusion, default) or rrf (reciprocal rank fusion)")
     parser.add_argument("--limit", type=int, default=10, metavar="N")
     add_location_options(parser)
     parser.add_argument("--container", action="append", metavar="NAME",
@@ -44,9 +48,12 @@ def run(args: argparse.Namespace) -> int:
     url = server_url(args)
     # Reading: a missing index, or containers with nothing in them, is an error that says what to do.
     backend = open_for_reading(scope, index_dir=args.index, url=url, embedder=args.embedder)
-    fn = {"hybrid": backend.search, "text": backend.text_search, "dense": backend.dense_search}[args.mode]
     # Chunk hits collapse to documents: a document ranks where its best chunk does.
-    hits = fn(args.query, scope, args.limit * 3)
+    if args.mode == "hybrid":
+        hits = backend.search(args.query, scope, args.limit * 3, fusion=args.fusion)
+    else:
+        one_list = {"text": backend.text_search, "dense": backend.dense_search}[args.mode]
+        hits = one_list(args.query, scope, args.limit * 3)
     seen: set[tuple[str, str]] = set()
     rows = []
     for h in hits:

@@ -115,8 +115,11 @@ class SearchBackend(ABC):
     """Hybrid search over chunks. Every query method takes the caller's ``Scope``."""
 
     @abstractmethod
-    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
-        """Hybrid: dense + BM25 fused by reciprocal rank. Chunk hits, best first."""
+    def search(self, query: str, scope: Scope, limit: int, *, fusion: str | None = None) -> list[Hit]:
+        """Hybrid: dense + BM25 lists fused. Chunk hits, best first.
+
+        ``fusion`` names how (``hopgraph.index.fusion.FUSIONS``); ``None`` is the backend's own setting
+        (distribution-based score fusion unless it was opened with another)."""
 
     @abstractmethod
     def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:

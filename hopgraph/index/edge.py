@@ -41,7 +41,7 @@ from hopgraph.index.common import (
 )
 from hopgraph.index.edge_shard import open_shard, shard_config
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import rrf_ids, score_band, sort_hits, through_ties
+from hopgraph.index.fusion import FUSIONS, check_fusion, fuse_ids, score_band, sort_hits, through_ties
 from hopgraph.index.hnsw import (
     QUANTIZED_OVERSAMPLING,
     default_hnsw_ef,
@@ -71,6 +71,9 @@ class EdgeBackend(VectorBackend):
     ``bm25_postings_budget``: the postings a BM25 query may walk; a query whose terms' estimated postings
     exceed it keeps its rarest terms that fit (see :mod:`hopgraph.index.common_terms`). ``None`` keeps every
     term at any size.
+
+    ``fusion``: how a hybrid query merges its dense and BM25 lists: ``"dbsf"`` (default; distribution-based
+    score fusion, :func:`hopgraph.index.fusion.dbsf_ids`) or ``"rrf"`` (reciprocal rank fusion, k 60).
     """
 
     def __init__(
@@ -83,6 +86,7 @@ class EdgeBackend(VectorBackend):
         hnsw_ef: int | None = None,
         prefetch: int = DEFAULT_PREFETCH,
         bm25_postings_budget: int | None = common_terms.DEFAULT_BUDGET,
+        fusion: str = FUSIONS[0],
     ) -> None:
         import qdrant_edge as qe
 
@@ -92,6 +96,7 @@ class EdgeBackend(VectorBackend):
         self.exact_threshold = exact_threshold
         self.hnsw_ef = hnsw_ef
         self.prefetch = prefetch
+        self.fusion = check_fusion(fusion)
         self.bm25_postings_budget = common_terms.checked_budget(bm25_postings_budget)
         try:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -271,8 +276,10 @@ class EdgeBackend(VectorBackend):
             points = self._query_through_ties(lambda n: self._sparse_request(query, flt, n, True), limit)
             return self._payload_hits(points, limit)
 
-    def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
-        """Dense and BM25 lists, fused in Python with RRF (k=60); equal fused scores go by chunk id.
+    def hybrid_vector_search(
+        self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int, fusion: str | None = None
+    ) -> list[Hit]:
+        """Dense and BM25 lists, fused in Python (``fusion``, else ``self.fusion``); equal fused scores go by chunk id.
 
         The lists carry point ids only; payloads are read for the fused top ``limit`` (and anything
         tied with its last place: only a chunk id decides such a tie). A tie across a list's last place
@@ -289,10 +296,10 @@ class EdgeBackend(VectorBackend):
             if list(sparse.indices):
                 reqs.append(self._sparse_request(self._bm25_query(sparse), flt, depth, False))
             lists = [self._call(lambda s, r=r: s.query(r)) for r in reqs]
-        # Integer forms of the uuids: hashing and comparing those is cheap. Tied scores share a
-        # rank in the fusion, so the engine's order among them does not matter.
+        # Integer forms of the uuids: hashing and comparing those is cheap. Tied scores get equal
+        # shares in the fusion, so the engine's order among them does not matter.
         ranked = [[(p.id.int, p.score) for p in pts] for pts in lists]
-        fused = rrf_ids(ranked, len(ranked[0]) + len(ranked[-1]))
+        fused = fuse_ids(fusion or self.fusion, ranked, len(ranked[0]) + len(ranked[-1]))
         if not fused:
             return []
         # Everything tied with the last place that fits must be looked at to break the tie by chunk id.

@@ -1,4 +1,4 @@
-"""Rank fusion and result trimming shared by every backend.
+"""Fusion of a hybrid query's lists, and result trimming, shared by every backend.
 
 Fusion runs in Python (not in the engine) so that tied scores are broken the same
 way in every process: by chunk id.
@@ -6,12 +6,18 @@ way in every process: by chunk id.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from hopgraph.index.backend import Hit
 
 RRF_K = 60
+# The fusions a hybrid query can use; the first is the default.
+FUSIONS = ("dbsf", "rrf")
+# DBSF takes a list's mean and spread from its best this many scores, so a deeper list (a larger limit)
+# does not change how the first ones are scored.
+DBSF_WINDOW = 20
 # Engine scores equal at this many decimals are ties (equal vectors can score a few ulps apart).
 TIE_DIGITS = 6
 # How far past the limit an engine list is followed to find the end of a tie with its last place: one more
@@ -56,6 +62,48 @@ def rrf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, k: int = 
     return order[: max(limit, 0)]
 
 
+def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int,
+             window: int = DBSF_WINDOW) -> list[tuple[T, float]]:
+    """Distribution-based score fusion over ``(key, engine score)`` lists, each best first; returns
+    ``(key, fused score)`` best first, equal fused scores by key (keys must be comparable).
+
+    Each list's scores are mapped to [0, 1] by where they fall between its mean minus and plus three standard
+    deviations (of its first ``window`` scores; later ones are clipped into the range), and a key's fused score
+    is the sum over the lists that hold it. A list without spread (one entry, or all equal) puts every entry at
+    0.5. Unlike RRF, how far the best are ahead of the rest counts, not only their order; equal engine scores get
+    equal shares whatever order the engine gives them in.
+    """
+    scores: dict[T, float] = {}
+    for ranking in rankings:
+        if not ranking:
+            continue
+        # Engine scores equal at TIE_DIGITS are ties: rounded first, they get exactly equal shares.
+        levels = [round(score, TIE_DIGITS) for _, score in ranking]
+        head = levels[:window]
+        # fsum: the same mean and spread whatever order equal scores come in.
+        mean = math.fsum(head) / len(head)
+        spread = math.sqrt(math.fsum([(x - mean) ** 2 for x in head]) / len(head))
+        low, scale = mean - 3 * spread, (1 / (6 * spread) if spread > 0 else 0.0)
+        for (key, _), level in zip(ranking, levels, strict=True):
+            share = (level - low) * scale if scale else 0.5
+            share = 0.0 if share < 0.0 else 1.0 if share > 1.0 else share
+            scores[key] = scores.get(key, 0.0) + share
+    order = sorted(scores.items(), key=lambda kv: (-round(kv[1], 9), kv[0]))
+    return order[: max(limit, 0)]
+
+
+def fuse_ids(fusion: str, rankings: Sequence[Sequence[tuple[T, float]]], limit: int) -> list[tuple[T, float]]:
+    """The hybrid query's fusion by name (one of ``FUSIONS``)."""
+    return dbsf_ids(rankings, limit) if check_fusion(fusion) == "dbsf" else rrf_ids(rankings, limit)
+
+
+def check_fusion(fusion: str) -> str:
+    """The name, if it names a fusion; a clear error otherwise (at construction, not at the first query)."""
+    if fusion not in FUSIONS:
+        raise ValueError(f"unknown fusion {fusion!r}: use one of {', '.join(FUSIONS)}")
+    return fusion
+
+
 def sort_hits(hits: Sequence[Hit], digits: int = TIE_DIGITS) -> list[Hit]:
     """Best first, ties by chunk id (engines may order equal scores arbitrarily).
 
@@ -70,8 +118,8 @@ def score_band(hits: Sequence[Hit], band: float | None, min_keep: int = 1) -> li
 
     ``band`` is relative: a hit survives if ``score >= top * (1 - band)``; trimming stops at
     the first hit that falls out (hits are best first). ``None`` or a band >= 1 keeps
-    everything. At least ``min_keep`` hits survive. With hybrid (RRF) scores, band 0.5 keeps
-    every hit that ranked first in at least one of the two lists' equivalents.
+    everything. At least ``min_keep`` hits survive. With hybrid scores (DBSF, 0 to 2), band 0.5 keeps
+    the hits that stand out in at least one list as much as the top hit does on average.
     """
     hits = list(hits)
     if band is None or band >= 1 or not hits:

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 
 from hopgraph.index.backend import Chunk, Document, Hit, Scope, SearchBackend
+from hopgraph.index.fusion import check_fusion
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 
@@ -55,7 +56,10 @@ class MemoryBackend(SearchBackend):
         hits.sort(key=lambda h: (-h.score, h.chunk.chunk_id))
         return hits[:limit]
 
-    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+    def search(self, query: str, scope: Scope, limit: int, *, fusion: str | None = None) -> list[Hit]:
+        # One keyword score, no lists to fuse: every fusion ranks alike here.
+        if fusion is not None:
+            check_fusion(fusion)
         return self._score(query, scope, limit, "search")
 
     def text_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:

@@ -37,7 +37,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import rrf_ids, score_band, through_ties
+from hopgraph.index.fusion import FUSIONS, check_fusion, fuse_ids, score_band, through_ties
 from hopgraph.index.hnsw import QUANTIZED_OVERSAMPLING, default_hnsw_ef
 from hopgraph.index.server_collection import open_collection
 from hopgraph.index.vectors import VectorBackend, group_documents
@@ -55,10 +55,10 @@ TERM_STATS_TTL_S = 300.0
 
 class ServerBackend(VectorBackend):
     """``url``/``api_key`` default to QDRANT_URL / QDRANT_API_KEY; ``client`` injects a ready
-    ``QdrantClient`` (tests use ``QdrantClient(":memory:")``). ``score_band``, ``hnsw_ef`` and
-    ``bm25_postings_budget`` as in EdgeBackend; the point count behind the default ``hnsw_ef`` and the budget,
-    and the term shares behind the budget, are renewed after this backend's own writes and every
-    ``TERM_STATS_TTL_S`` seconds.
+    ``QdrantClient`` (tests use ``QdrantClient(":memory:")``). ``score_band``, ``hnsw_ef``,
+    ``bm25_postings_budget`` and ``fusion`` as in EdgeBackend; the point count behind the default ``hnsw_ef``
+    and the budget, and the term shares behind the budget, are renewed after this backend's own writes and
+    every ``TERM_STATS_TTL_S`` seconds.
 
     A new collection is built like an embedded index: HNSW with ``HNSW_M`` links and ``HNSW_EF_CONSTRUCT``,
     int8 copies of the dense vectors kept in RAM. An existing collection keeps how it was built, and is
@@ -78,6 +78,7 @@ class ServerBackend(VectorBackend):
         prefetch: int = DEFAULT_PREFETCH,
         hnsw_ef: int | None = None,
         bm25_postings_budget: int | None = common_terms.DEFAULT_BUDGET,
+        fusion: str = FUSIONS[0],
         create: bool = True,
     ) -> None:
         from qdrant_client import QdrantClient
@@ -87,6 +88,7 @@ class ServerBackend(VectorBackend):
         self.collection = collection
         self.score_band = score_band
         self.prefetch = prefetch
+        self.fusion = check_fusion(fusion)
         self.hnsw_ef = hnsw_ef
         self.bm25_postings_budget = common_terms.checked_budget(bm25_postings_budget)
         # (when counted, points, term shares or None until a query needs them); see _term_stats.
@@ -247,8 +249,10 @@ class ServerBackend(VectorBackend):
         query, flt = self._bm25_query(sparse), self._filter(scope, extra, must_not)
         return self._hits_through_ties(lambda n: self._req(SPARSE, query, flt, n), limit)
 
-    def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
-        """Two lists (chunk ids only) in one batch request, RRF in Python, then the top payloads."""
+    def hybrid_vector_search(
+        self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int, fusion: str | None = None
+    ) -> list[Hit]:
+        """Two lists (chunk ids only) in one batch request, fused in Python, then the top payloads."""
         if limit <= 0:
             return []
         depth = max(self.prefetch, limit)
@@ -256,10 +260,10 @@ class ServerBackend(VectorBackend):
         reqs = [self._req(DENSE, np.asarray(vec).tolist(), flt, depth, ["chunk_id"])]
         if list(sparse.indices):
             reqs.append(self._req(SPARSE, self._bm25_query(sparse), flt, depth, ["chunk_id"]))
-        # Tied scores share a rank in the fusion, so the server's order among them does not matter.
+        # Tied scores get equal shares in the fusion, so the server's order among them does not matter.
         ranked = [[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in pts]
                   for pts in self._points(reqs)]
-        fused = rrf_ids(ranked, limit)
+        fused = fuse_ids(fusion or self.fusion, ranked, limit)
         if not fused:
             return []
         ids = [point_id(cid) for cid, _ in fused]

@@ -23,7 +23,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder
-from hopgraph.index.fusion import score_band, sort_hits
+from hopgraph.index.fusion import check_fusion, score_band, sort_hits
 
 
 class VectorBackend(SearchBackend):
@@ -37,7 +37,9 @@ class VectorBackend(SearchBackend):
         ...
 
     @abstractmethod
-    def hybrid_vector_search(self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int) -> list[Hit]:
+    def hybrid_vector_search(
+        self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int, fusion: str | None = None
+    ) -> list[Hit]:
         ...
 
     @abstractmethod
@@ -139,11 +141,13 @@ class VectorBackend(SearchBackend):
         return self._trim(sort_hits([Hit(chunk=payload_chunk(p.payload or {}), score=float(p.score)) for p in points]),
                           limit)
 
-    def search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
+    def search(self, query: str, scope: Scope, limit: int, *, fusion: str | None = None) -> list[Hit]:
+        if fusion is not None:
+            check_fusion(fusion)
         query = clean_text(query)
         if not query.strip():
             return []
-        return self.hybrid_vector_search(self.embedder.embed_query(query), bm25_query(query), scope, limit)
+        return self.hybrid_vector_search(self.embedder.embed_query(query), bm25_query(query), scope, limit, fusion)
 
     def dense_search(self, query: str, scope: Scope, limit: int) -> list[Hit]:
         query = clean_text(query)

@@ -133,7 +133,9 @@ class SearchDocumentsTool(QueryTool):
         # Dedup happens in render (it depends on earlier calls of the same round), so fetch spare hits.
         seen = len(env.turn_memory.get("chunk_refs") or {})
         fetch = min(MAX_CANDIDATES, limit * CANDIDATES_PER_PASSAGE + seen)
-        hits = score_band(env.backend.search(query, scope, fetch), SCORE_BAND)
+        # The band is a rule on ranks (RRF: 0.5 keeps what ranks first in one list or high in both), which the
+        # built-in answer policy was tuned with; score-based fusion let through fewer bridges (docs/benchmarks.md).
+        hits = score_band(env.backend.search(query, scope, fetch, fusion="rrf"), SCORE_BAND)
         return ToolOutcome(hits=hits, data={"query": query, "limit": limit})
 
     def render(self, outcome: ToolOutcome, ledger: Ledger, env: ToolEnv) -> Rendered:
