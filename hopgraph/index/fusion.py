@@ -118,8 +118,9 @@ def score_band(hits: Sequence[Hit], band: float | None, min_keep: int = 1) -> li
 
     ``band`` is relative: a hit survives if ``score >= top * (1 - band)``; trimming stops at
     the first hit that falls out (hits are best first). ``None`` or a band >= 1 keeps
-    everything. At least ``min_keep`` hits survive. With hybrid scores (DBSF, 0 to 2), band 0.5 keeps
-    the hits that stand out in at least one list as much as the top hit does on average.
+    everything. At least ``min_keep`` hits survive. Band 0.5 keeps, with RRF scores, the hits ranked first in
+    one list or high in both; with DBSF scores (a share of each list, summed: 0 to 2), those scoring at least
+    half the top hit's.
     """
     hits = list(hits)
     if band is None or band >= 1 or not hits:
