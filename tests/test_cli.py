@@ -143,6 +143,14 @@ def test_search_fuses_hybrid_lists_as_asked(demo_env: dict[str, str]) -> None:
     assert json.loads(default.stdout) == rows["dbsf"]
     refused = hopgraph(demo_env, "search", "late delivery penalty", "--fusion", "borda")
     assert refused.returncode == 2 and "invalid choice: 'borda'" in refused.stderr
+    # HOPGRAPH_FUSION sets the default; a bad value is one error line.
+    by_env = hopgraph({**demo_env, "HOPGRAPH_FUSION": "rrf"}, "search", "late delivery penalty", "--container", "legal",
+                      "--json")
+    assert json.loads(by_env.stdout) == rows["rrf"]
+    bad = hopgraph({**demo_env, "HOPGRAPH_FUSION": "borda"}, "search", "late delivery penalty")
+    assert bad.returncode == 2, bad
+    assert bad.stderr.splitlines()[-1] == "error: HOPGRAPH_FUSION must be one of dbsf, rrf, got 'borda'"
+    assert "Traceback" not in bad.stderr
 
 
 @pytest.mark.parametrize("question", ["", "   "])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hopgraph.index.backend import Scope, ScopeError
+from hopgraph.index.backend import BackendError, Scope, ScopeError
 from hopgraph.index.embed import MiniLMEmbedder
 from hopgraph.index.fusion import DBSF_WINDOW, fuse_ids
 from hopgraph.index.vectors import VectorBackend
@@ -190,6 +190,19 @@ def test_hybrid_fuses_the_dense_and_bm25_lists(loaded: Harness, fusion: str) -> 
 def test_an_unknown_fusion_is_refused_when_the_backend_opens(harness: Harness) -> None:
     with pytest.raises(ValueError, match="unknown fusion 'borda'"):
         harness.open(fusion="borda")
+
+
+def test_hopgraph_fusion_sets_the_default_and_an_argument_wins(
+    loaded: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOPGRAPH_FUSION", "RRF ")
+    assert loaded.reopen().fusion == "rrf"  # type: ignore[attr-defined]
+    assert loaded.reopen(fusion="dbsf").fusion == "dbsf"  # type: ignore[attr-defined]
+    monkeypatch.setenv("HOPGRAPH_FUSION", "borda")
+    with pytest.raises(BackendError, match="HOPGRAPH_FUSION must be one of dbsf, rrf, got 'borda'"):
+        loaded.open()
+    monkeypatch.delenv("HOPGRAPH_FUSION")
+    assert loaded.reopen().fusion == "dbsf"  # type: ignore[attr-defined]
 
 
 def test_ties_break_by_chunk_id(harness: Harness) -> None:

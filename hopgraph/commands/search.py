@@ -17,9 +17,9 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("query")
     parser.add_argument("--mode", choices=("hybrid", "text", "dense"), default="hybrid",
                         help="hybrid (dense + BM25, default), text (BM25; \"phrase\" and -term work) or dense")
-    parser.add_argument("--fusion", choices=FUSIONS, default=FUSIONS[0],
+    parser.add_argument("--fusion", choices=FUSIONS,
                         help="how --mode hybrid merges its dense and BM25 lists: dbsf (distribution-based score "
-                             "fusion, default) or rrf (reciprocal rank fusion)")
+                             "fusion) or rrf (reciprocal rank fusion); default HOPGRAPH_FUSION, else dbsf")
     parser.add_argument("--limit", type=int, default=10, metavar="N")
     add_location_options(parser)
     parser.add_argument("--container", action="append", metavar="NAME",

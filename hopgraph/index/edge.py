@@ -41,7 +41,7 @@ from hopgraph.index.common import (
 )
 from hopgraph.index.edge_shard import open_shard, shard_config
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import FUSIONS, check_fusion, fuse_ids, score_band, sort_hits, through_ties
+from hopgraph.index.fusion import check_fusion, default_fusion, fuse_ids, score_band, sort_hits, through_ties
 from hopgraph.index.hnsw import (
     QUANTIZED_OVERSAMPLING,
     default_hnsw_ef,
@@ -72,8 +72,9 @@ class EdgeBackend(VectorBackend):
     exceed it keeps its rarest terms that fit (see :mod:`hopgraph.index.common_terms`). ``None`` keeps every
     term at any size.
 
-    ``fusion``: how a hybrid query merges its dense and BM25 lists: ``"dbsf"`` (default; distribution-based
-    score fusion, :func:`hopgraph.index.fusion.dbsf_ids`) or ``"rrf"`` (reciprocal rank fusion, k 60).
+    ``fusion``: how a hybrid query merges its dense and BM25 lists: ``"dbsf"`` (distribution-based score fusion,
+    :func:`hopgraph.index.fusion.dbsf_ids`) or ``"rrf"`` (reciprocal rank fusion, k 60); ``None`` (default):
+    HOPGRAPH_FUSION, else ``"dbsf"``.
     """
 
     def __init__(
@@ -86,7 +87,7 @@ class EdgeBackend(VectorBackend):
         hnsw_ef: int | None = None,
         prefetch: int = DEFAULT_PREFETCH,
         bm25_postings_budget: int | None = common_terms.DEFAULT_BUDGET,
-        fusion: str = FUSIONS[0],
+        fusion: str | None = None,
     ) -> None:
         import qdrant_edge as qe
 
@@ -96,7 +97,7 @@ class EdgeBackend(VectorBackend):
         self.exact_threshold = exact_threshold
         self.hnsw_ef = hnsw_ef
         self.prefetch = prefetch
-        self.fusion = check_fusion(fusion)
+        self.fusion = check_fusion(fusion) if fusion is not None else default_fusion()
         self.bm25_postings_budget = common_terms.checked_budget(bm25_postings_budget)
         try:
             self.path.mkdir(parents=True, exist_ok=True)

@@ -7,10 +7,11 @@ way in every process: by chunk id.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from hopgraph.index.backend import Hit
+from hopgraph.index.backend import BackendError, Hit
 
 RRF_K = 60
 # The fusions a hybrid query can use; the first is the default.
@@ -95,6 +96,14 @@ def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int,
 def fuse_ids(fusion: str, rankings: Sequence[Sequence[tuple[T, float]]], limit: int) -> list[tuple[T, float]]:
     """The hybrid query's fusion by name (one of ``FUSIONS``)."""
     return dbsf_ids(rankings, limit) if check_fusion(fusion) == "dbsf" else rrf_ids(rankings, limit)
+
+
+def default_fusion() -> str:
+    """The fusion a backend opened without one uses: HOPGRAPH_FUSION, else ``FUSIONS[0]`` (dbsf)."""
+    raw = os.environ.get("HOPGRAPH_FUSION", "").strip().lower() or FUSIONS[0]
+    if raw not in FUSIONS:
+        raise BackendError(f"HOPGRAPH_FUSION must be one of {', '.join(FUSIONS)}, got {raw!r}")
+    return raw
 
 
 def check_fusion(fusion: str) -> str:

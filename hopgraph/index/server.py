@@ -37,7 +37,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import FUSIONS, check_fusion, fuse_ids, score_band, through_ties
+from hopgraph.index.fusion import check_fusion, default_fusion, fuse_ids, score_band, through_ties
 from hopgraph.index.hnsw import QUANTIZED_OVERSAMPLING, default_hnsw_ef
 from hopgraph.index.server_collection import open_collection
 from hopgraph.index.vectors import VectorBackend, group_documents
@@ -78,7 +78,7 @@ class ServerBackend(VectorBackend):
         prefetch: int = DEFAULT_PREFETCH,
         hnsw_ef: int | None = None,
         bm25_postings_budget: int | None = common_terms.DEFAULT_BUDGET,
-        fusion: str = FUSIONS[0],
+        fusion: str | None = None,
         create: bool = True,
     ) -> None:
         from qdrant_client import QdrantClient
@@ -88,7 +88,7 @@ class ServerBackend(VectorBackend):
         self.collection = collection
         self.score_band = score_band
         self.prefetch = prefetch
-        self.fusion = check_fusion(fusion)
+        self.fusion = check_fusion(fusion) if fusion is not None else default_fusion()
         self.hnsw_ef = hnsw_ef
         self.bm25_postings_budget = common_terms.checked_budget(bm25_postings_budget)
         # (when counted, points, term shares or None until a query needs them); see _term_stats.
