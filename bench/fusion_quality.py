@@ -6,9 +6,9 @@
 Each question's BM25 list (``text_search``) and dense list (``dense_search``) are read once, 100 deep, from
 ``hopgraph eval``'s cached index of the set (built on first use), as document rankings (a document where its
 best chunk is). Every fusion then works on the same lists: ``rrf_ids`` and ``dbsf_ids`` as the backends call
-them (20 candidates a list is the backends' default), and two score normalizations from the literature for
-comparison (min-max and z-score, equal weights, over 100). Prints nDCG@10 / R@5 / R@10 per set and fusion
-(single-shot: no loop, no policy).
+them (20 candidates a list is the backends' default; a BM25 list's floor is 0), and two score normalizations
+from the literature for comparison (min-max and z-score, equal weights, over 100). Prints nDCG@10 / R@5 / R@10
+per set and fusion (single-shot: no loop, no policy).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from hopgraph.evals.data import load_beir
 from hopgraph.evals.index import EVAL_CONTAINER, open_eval_index
 from hopgraph.evals.metrics import aggregate, per_query_metrics
 from hopgraph.index.backend import Scope
-from hopgraph.index.fusion import DBSF_WINDOW, dbsf_ids, rrf_ids
+from hopgraph.index.fusion import BM25_FLOOR, DBSF_WINDOW, dbsf_ids, rrf_ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import SETS, default_data  # noqa: E402
@@ -72,7 +72,8 @@ def rrf(dense: Ranked, bm25: Ranked, depth: int) -> list[str]:
 
 
 def dbsf(dense: Ranked, bm25: Ranked, depth: int, window: int = DBSF_WINDOW) -> list[str]:
-    return [k for k, _ in dbsf_ids([dense[:depth], bm25[:depth]], 2 * depth, window=window)]
+    lists = [dense[:depth], bm25[:depth]]
+    return [k for k, _ in dbsf_ids(lists, 2 * depth, window=window, floors=(None, BM25_FLOOR))]
 
 
 def fusions() -> dict[str, Fusion]:

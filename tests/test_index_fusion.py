@@ -7,6 +7,7 @@ import pytest
 from hopgraph.index.backend import Chunk, Hit, make_chunk_id
 from hopgraph.index.common import is_whole, parse_text_query
 from hopgraph.index.fusion import (
+    BM25_FLOOR,
     TIE_REACH,
     check_fusion,
     dbsf_ids,
@@ -98,6 +99,22 @@ def test_dbsf_ties_flat_lists_and_empty_lists() -> None:
     assert dbsf_ids([[("a", 3.0)], []], 5) == [("a", 0.5)]
     assert dbsf_ids([[("b", 2.0), ("a", 2.0)]], 5) == [("a", 0.5), ("b", 0.5)]
     assert dbsf_ids([], 5) == []
+
+
+def test_dbsf_counts_a_short_bm25_list_up_to_its_window_at_the_floor() -> None:
+    # A lone BM25 match the dense list missed: without a floor it gets the middle share and sinks below the
+    # dense list's upper half; counted against the rest of the window at BM25's floor it gets a full share.
+    dense = [(f"d{i:02d}", 0.60 - i / 100) for i in range(20)]
+    lone = [("x", 7.0)]
+    assert dict(dbsf_ids([dense, lone], 30))["x"] == 0.5
+    with_floor = dbsf_ids([dense, lone], 30, floors=(None, BM25_FLOOR))
+    assert dict(with_floor)["x"] == 1.0 and with_floor[0][0] == "x"
+    # A full list is its own sample: the floor changes nothing; a list without a floor given is left alone.
+    full = [(f"b{i:02d}", 9.0 - i / 4) for i in range(20)]
+    assert dbsf_ids([dense, full], 40, floors=(None, BM25_FLOOR)) == dbsf_ids([dense, full], 40)
+    short_dense = dict(dbsf_ids([dense[:5], lone], 30, floors=(None, BM25_FLOOR)))
+    assert {key: short_dense[key] for key, _ in dense[:5]} == dict(dbsf_ids([dense[:5]], 30))
+    assert fuse_ids("dbsf", [dense, lone], 1, floors=(None, BM25_FLOOR)) == with_floor[:1]
 
 
 def test_dbsf_scores_a_deeper_list_like_its_first_window() -> None:

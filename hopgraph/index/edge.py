@@ -41,7 +41,15 @@ from hopgraph.index.common import (
 )
 from hopgraph.index.edge_shard import open_shard, shard_config
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import check_fusion, default_fusion, fuse_ids, score_band, sort_hits, through_ties
+from hopgraph.index.fusion import (
+    BM25_FLOOR,
+    check_fusion,
+    default_fusion,
+    fuse_ids,
+    score_band,
+    sort_hits,
+    through_ties,
+)
 from hopgraph.index.hnsw import (
     QUANTIZED_OVERSAMPLING,
     default_hnsw_ef,
@@ -300,7 +308,7 @@ class EdgeBackend(VectorBackend):
         # Integer forms of the uuids: hashing and comparing those is cheap. Tied scores get equal
         # shares in the fusion, so the engine's order among them does not matter.
         ranked = [[(p.id.int, p.score) for p in pts] for pts in lists]
-        fused = fuse_ids(fusion or self.fusion, ranked, len(ranked[0]) + len(ranked[-1]))
+        fused = fuse_ids(fusion or self.fusion, ranked, len(ranked[0]) + len(ranked[-1]), floors=(None, BM25_FLOOR))
         if not fused:
             return []
         # Everything tied with the last place that fits must be looked at to break the tie by chunk id.

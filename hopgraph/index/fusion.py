@@ -19,6 +19,8 @@ FUSIONS = ("dbsf", "rrf")
 # DBSF takes a list's mean and spread from its best this many scores, so a deeper list (a larger limit)
 # does not change how the first ones are scored.
 DBSF_WINDOW = 20
+# The BM25 score of every chunk a BM25 list does not hold: it shares none of the query's terms.
+BM25_FLOOR = 0.0
 # Engine scores equal at this many decimals are ties (equal vectors can score a few ulps apart).
 TIE_DIGITS = 6
 # How far past the limit an engine list is followed to find the end of a tie with its last place: one more
@@ -63,8 +65,8 @@ def rrf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, k: int = 
     return order[: max(limit, 0)]
 
 
-def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int,
-             window: int = DBSF_WINDOW) -> list[tuple[T, float]]:
+def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, window: int = DBSF_WINDOW,
+             floors: Sequence[float | None] = ()) -> list[tuple[T, float]]:
     """Distribution-based score fusion over ``(key, engine score)`` lists, each best first; returns
     ``(key, fused score)`` best first, equal fused scores by key (keys must be comparable).
 
@@ -73,14 +75,21 @@ def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int,
     is the sum over the lists that hold it. A list without spread (one entry, or all equal) puts every entry at
     0.5. Unlike RRF, how far the best are ahead of the rest counts, not only their order; equal engine scores get
     equal shares whatever order the engine gives them in.
+
+    ``floors[i]``, where given, is the score of everything list ``i`` does not hold (``BM25_FLOOR`` for a BM25
+    list). A list shorter than ``window`` ran out of matches, so its statistics count the rest of the window at
+    that floor: a lone exact match then gets a full share, not the middle of a range it alone spans.
     """
     scores: dict[T, float] = {}
-    for ranking in rankings:
+    for i, ranking in enumerate(rankings):
         if not ranking:
             continue
         # Engine scores equal at TIE_DIGITS are ties: rounded first, they get exactly equal shares.
         levels = [round(score, TIE_DIGITS) for _, score in ranking]
         head = levels[:window]
+        floor = floors[i] if i < len(floors) else None
+        if floor is not None and len(head) < window:
+            head += [floor] * (window - len(head))
         # fsum: the same mean and spread whatever order equal scores come in.
         mean = math.fsum(head) / len(head)
         spread = math.sqrt(math.fsum([(x - mean) ** 2 for x in head]) / len(head))
@@ -93,9 +102,12 @@ def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int,
     return order[: max(limit, 0)]
 
 
-def fuse_ids(fusion: str, rankings: Sequence[Sequence[tuple[T, float]]], limit: int) -> list[tuple[T, float]]:
-    """The hybrid query's fusion by name (one of ``FUSIONS``)."""
-    return dbsf_ids(rankings, limit) if check_fusion(fusion) == "dbsf" else rrf_ids(rankings, limit)
+def fuse_ids(fusion: str, rankings: Sequence[Sequence[tuple[T, float]]], limit: int,
+             floors: Sequence[float | None] = ()) -> list[tuple[T, float]]:
+    """The hybrid query's fusion by name (one of ``FUSIONS``); ``floors`` as in ``dbsf_ids`` (RRF needs none)."""
+    if check_fusion(fusion) == "dbsf":
+        return dbsf_ids(rankings, limit, floors=floors)
+    return rrf_ids(rankings, limit)
 
 
 def default_fusion() -> str:
