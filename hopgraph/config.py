@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,15 @@ def user_cache_dir() -> Path:
     """hopgraph's folder under XDG_CACHE_HOME (default ~/.cache)."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "hopgraph"
+
+
+def env_choice(name: str, choices: Sequence[str], default: str, error: type[Exception] = ValueError) -> str:
+    """The environment variable ``name``, trimmed and in lower case, or ``default`` when unset or empty; a value
+    that is none of ``choices`` raises ``error`` naming the variable and its choices."""
+    raw = os.environ.get(name, "").strip().lower() or default
+    if raw not in choices:
+        raise error(f"{name} must be {', '.join(choices[:-1])} or {choices[-1]}, got {raw!r}")
+    return raw
 
 
 def default_index_dir() -> str:

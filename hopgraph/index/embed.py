@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from hopgraph.config import user_cache_dir
+from hopgraph.config import env_choice, user_cache_dir
 from hopgraph.index.backend import BackendError
 from hopgraph.index.common import clean_text, file_sha256
 from hopgraph.index.fused import open_session
@@ -67,10 +67,7 @@ def query_precision() -> str:
     as float ones at under half the time; the 7-bit weights other x86 CPUs need cost about one
     point of recall@5 (docs/benchmarks-index.md).
     """
-    raw = os.environ.get("HOPGRAPH_QUERY_PRECISION", "").strip().lower() or "auto"
-    if raw not in PRECISIONS:
-        raise EmbedderError(f"HOPGRAPH_QUERY_PRECISION must be auto, int8 or float, got {raw!r}")
-    return raw
+    return env_choice("HOPGRAPH_QUERY_PRECISION", PRECISIONS, "auto", EmbedderError)
 
 
 def resolve_precision(precision: str) -> str:

@@ -7,10 +7,10 @@ way in every process: by chunk id.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from hopgraph.config import env_choice
 from hopgraph.index.backend import BackendError, Hit
 
 RRF_K = 60
@@ -112,10 +112,7 @@ def fuse_ids(fusion: str, rankings: Sequence[Sequence[tuple[T, float]]], limit: 
 
 def default_fusion() -> str:
     """The fusion a backend opened without one uses: HOPGRAPH_FUSION, else ``FUSIONS[0]`` (dbsf)."""
-    raw = os.environ.get("HOPGRAPH_FUSION", "").strip().lower() or FUSIONS[0]
-    if raw not in FUSIONS:
-        raise BackendError(f"HOPGRAPH_FUSION must be one of {', '.join(FUSIONS)}, got {raw!r}")
-    return raw
+    return env_choice("HOPGRAPH_FUSION", FUSIONS, FUSIONS[0], BackendError)
 
 
 def check_fusion(fusion: str) -> str:
