@@ -25,7 +25,7 @@ from hopgraph.evals.data import load_beir
 from hopgraph.evals.index import EVAL_CONTAINER, open_eval_index
 from hopgraph.evals.metrics import aggregate, per_query_metrics
 from hopgraph.index.backend import Scope
-from hopgraph.index.fusion import BM25_FLOOR, DBSF_WINDOW, dbsf_ids, rrf_ids
+from hopgraph.index.fusion import DBSF_WINDOW, HYBRID_FLOORS, dbsf_ids, rrf_ids
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import SETS, default_data  # noqa: E402
@@ -73,7 +73,7 @@ def rrf(dense: Ranked, bm25: Ranked, depth: int) -> list[str]:
 
 def dbsf(dense: Ranked, bm25: Ranked, depth: int, window: int = DBSF_WINDOW) -> list[str]:
     lists = [dense[:depth], bm25[:depth]]
-    return [k for k, _ in dbsf_ids(lists, 2 * depth, window=window, floors=(None, BM25_FLOOR))]
+    return [k for k, _ in dbsf_ids(lists, 2 * depth, window=window, floors=HYBRID_FLOORS)]
 
 
 def fusions() -> dict[str, Fusion]:

@@ -8,7 +8,7 @@ import pytest
 
 from hopgraph.index.backend import BackendError, Scope, ScopeError
 from hopgraph.index.embed import MiniLMEmbedder
-from hopgraph.index.fusion import BM25_FLOOR, DBSF_WINDOW, fuse_ids
+from hopgraph.index.fusion import DBSF_WINDOW, HYBRID_FLOORS, fuse_ids
 from hopgraph.index.vectors import VectorBackend
 from tests.support.conformance import CORPUS, Harness, S, chunk, corpus_chunks, ids
 
@@ -181,7 +181,7 @@ def test_hybrid_fuses_the_dense_and_bm25_lists(loaded: Harness, fusion: str) -> 
     for query in ("Eiffel Tower capital France", "a game with a king on a board", "volcano"):
         dense = [(h.chunk.chunk_id, h.score) for h in b.dense_search(query, S, DBSF_WINDOW)]
         bm25 = [(h.chunk.chunk_id, h.score) for h in b.text_search(query, S, DBSF_WINDOW)]
-        expected = fuse_ids(fusion, [dense, bm25], 5, floors=(None, BM25_FLOOR))
+        expected = fuse_ids(fusion, [dense, bm25], 5, floors=HYBRID_FLOORS)
         got = b.search(query, S, 5)
         assert [h.chunk.chunk_id for h in got] == [key for key, _ in expected], query
         assert [h.score for h in got] == pytest.approx([score for _, score in expected], rel=1e-6), query

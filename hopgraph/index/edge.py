@@ -41,15 +41,7 @@ from hopgraph.index.common import (
 )
 from hopgraph.index.edge_shard import open_shard, shard_config
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import (
-    BM25_FLOOR,
-    check_fusion,
-    default_fusion,
-    fuse_ids,
-    score_band,
-    sort_hits,
-    through_ties,
-)
+from hopgraph.index.fusion import HYBRID_FLOORS, backend_fusion, fuse_ids, score_band, sort_hits, through_ties
 from hopgraph.index.hnsw import (
     QUANTIZED_OVERSAMPLING,
     default_hnsw_ef,
@@ -105,7 +97,7 @@ class EdgeBackend(VectorBackend):
         self.exact_threshold = exact_threshold
         self.hnsw_ef = hnsw_ef
         self.prefetch = prefetch
-        self.fusion = check_fusion(fusion) if fusion is not None else default_fusion()
+        self.fusion = backend_fusion(fusion)
         self.bm25_postings_budget = common_terms.checked_budget(bm25_postings_budget)
         try:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -308,7 +300,7 @@ class EdgeBackend(VectorBackend):
         # Integer forms of the uuids: hashing and comparing those is cheap. Tied scores get equal
         # shares in the fusion, so the engine's order among them does not matter.
         ranked = [[(p.id.int, p.score) for p in pts] for pts in lists]
-        fused = fuse_ids(fusion or self.fusion, ranked, len(ranked[0]) + len(ranked[-1]), floors=(None, BM25_FLOOR))
+        fused = fuse_ids(fusion or self.fusion, ranked, len(ranked[0]) + len(ranked[-1]), floors=HYBRID_FLOORS)
         if not fused:
             return []
         # Everything tied with the last place that fits must be looked at to break the tie by chunk id.

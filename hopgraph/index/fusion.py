@@ -21,6 +21,8 @@ FUSIONS = ("dbsf", "rrf")
 DBSF_WINDOW = 20
 # The BM25 score of every chunk a BM25 list does not hold: it shares none of the query's terms.
 BM25_FLOOR = 0.0
+# A hybrid query's lists come dense first, then BM25: only the BM25 list has a floor.
+HYBRID_FLOORS = (None, BM25_FLOOR)
 # Engine scores equal at this many decimals are ties (equal vectors can score a few ulps apart).
 TIE_DIGITS = 6
 # How far past the limit an engine list is followed to find the end of a tie with its last place: one more
@@ -110,8 +112,10 @@ def fuse_ids(fusion: str, rankings: Sequence[Sequence[tuple[T, float]]], limit: 
     return rrf_ids(rankings, limit)
 
 
-def default_fusion() -> str:
-    """The fusion a backend opened without one uses: HOPGRAPH_FUSION, else ``FUSIONS[0]`` (dbsf)."""
+def backend_fusion(fusion: str | None) -> str:
+    """A backend's fusion: the one named (checked), else HOPGRAPH_FUSION, else ``FUSIONS[0]`` (dbsf)."""
+    if fusion is not None:
+        return check_fusion(fusion)
     return env_choice("HOPGRAPH_FUSION", FUSIONS, FUSIONS[0], BackendError)
 
 

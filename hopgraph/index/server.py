@@ -37,7 +37,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import BM25_FLOOR, check_fusion, default_fusion, fuse_ids, score_band, through_ties
+from hopgraph.index.fusion import HYBRID_FLOORS, backend_fusion, fuse_ids, score_band, through_ties
 from hopgraph.index.hnsw import QUANTIZED_OVERSAMPLING, default_hnsw_ef
 from hopgraph.index.server_collection import open_collection
 from hopgraph.index.vectors import VectorBackend, group_documents
@@ -88,7 +88,7 @@ class ServerBackend(VectorBackend):
         self.collection = collection
         self.score_band = score_band
         self.prefetch = prefetch
-        self.fusion = check_fusion(fusion) if fusion is not None else default_fusion()
+        self.fusion = backend_fusion(fusion)
         self.hnsw_ef = hnsw_ef
         self.bm25_postings_budget = common_terms.checked_budget(bm25_postings_budget)
         # (when counted, points, term shares or None until a query needs them); see _term_stats.
@@ -263,7 +263,7 @@ class ServerBackend(VectorBackend):
         # Tied scores get equal shares in the fusion, so the server's order among them does not matter.
         ranked = [[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in pts]
                   for pts in self._points(reqs)]
-        fused = fuse_ids(fusion or self.fusion, ranked, limit, floors=(None, BM25_FLOOR))
+        fused = fuse_ids(fusion or self.fusion, ranked, limit, floors=HYBRID_FLOORS)
         if not fused:
             return []
         ids = [point_id(cid) for cid, _ in fused]
