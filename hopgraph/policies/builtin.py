@@ -48,7 +48,7 @@ class BuiltinPolicy(ScriptedPolicy):
             return Decision(text="The documents could not be reported.")
         state, plan = self._planner.replay(transcript)
         if plan:
-            return Decision(calls=[(p.name, p.args) for p in plan])
+            return Decision(calls=[(p.name, dict(p.args)) for p in plan])
         return Decision(calls=[("report_helpful_ids", {"ids": self._planner.report(state)})])
 
     def conclude(self, messages: Sequence[BaseMessage]) -> list[str] | None:

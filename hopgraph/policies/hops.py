@@ -16,8 +16,9 @@ document it leads to both come early (see :mod:`hopgraph.policies.hops_ranking`)
 
 The policy keeps an estimate of the prompt tokens its results take and drops its weakest
 bridges first when the next round would not fit the budget. Everything is recomputed from
-the transcript each turn (the planner replays its own earlier rounds), so the policy keeps
-no state between calls and is deterministic: ties break by id.
+the transcript each turn (the planner replays its own earlier rounds, continuing its last replay of the
+same rounds where it has one, see :mod:`hopgraph.policies.replays`), so what the policy does depends on the
+transcript alone and is deterministic: ties break by id.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 from hopgraph.policies import hops_ranking, support
 from hopgraph.policies.ids_clauses import next_clause
 from hopgraph.policies.ids_state import Edge, Knobs, Planned, State
+from hopgraph.policies.replays import REPLAYS, ReplayCache
 from hopgraph.policies.text import (
     GENERIC_NAMES,
     base_title,
@@ -53,18 +55,31 @@ PROMPT_OVERHEAD_TOKENS = 500
 
 
 class HopPlanner:
-    def __init__(self, knobs: Knobs | None = None) -> None:
+    def __init__(self, knobs: Knobs | None = None, replays: ReplayCache | None = REPLAYS) -> None:
         self.k = knobs or Knobs()
+        self.replays = replays
 
     # --- replay ---------------------------------------------------------------
 
     def replay(self, transcript: Transcript) -> tuple[State, list[Planned]]:
-        """Rebuilds the state from earlier rounds; returns it with the next round's plan."""
-        state = State(question=transcript.question, qterms=set(terms(transcript.question)))
-        plan = self.plan(state)
-        for round_ in transcript.rounds:
+        """Rebuilds the state from earlier rounds; returns it with the next round's plan.
+
+        The state may be shared with later calls (see :mod:`hopgraph.policies.replays`): read it, do not change it.
+        """
+        kept = self.replays.extended_by(self.k, transcript) if self.replays is not None else None
+        if kept is None:
+            state = State(question=transcript.question, qterms=set(terms(transcript.question)))
+            plan = self.plan(state)
+            seen = 0
+        elif len(kept.rounds) == len(transcript.rounds):
+            return kept.state, list(kept.plan)
+        else:
+            state, plan, seen = kept.state.copy(), list(kept.plan), len(kept.rounds)
+        for round_ in transcript.rounds[seen:]:
             self.absorb(state, plan, round_)
             plan = self.plan(state)
+        if self.replays is not None:
+            self.replays.keep(self.k, transcript, state, plan)
         return state, plan
 
     def absorb(self, state: State, plan: list[Planned], results: list[CallResult]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -90,3 +90,12 @@ class State:
     shown_docs: int = 0
     hops_done: int = 0
     last_new: int = 0
+
+    def copy(self) -> State:
+        """A copy whose containers can be changed without touching this one (edges are never changed once made)."""
+        return replace(
+            self, qterms=set(self.qterms), titles=dict(self.titles), texts=dict(self.texts), depth=dict(self.depth),
+            first=dict(self.first), edges={d: list(e) for d, e in self.edges.items()}, expanded=set(self.expanded),
+            queries=set(self.queries), entities=set(self.entities), read=set(self.read),
+            hybrid_rank=dict(self.hybrid_rank), text_rank=dict(self.text_rank),
+        )
