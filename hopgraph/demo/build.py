@@ -17,20 +17,9 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from hopgraph.demo.content import (
-    BUDGET_HEADER,
-    BUDGET_ROWS,
-    CONTRACTS,
-    DATASHEET_TS40,
-    DOCX_FILES,
-    INCIDENT_031,
-    INVOICES,
-    ORDERS_HEADER,
-    ORDERS_ROWS,
-    SCORECARD,
-    TEXT_FILES,
-    contract_pages,
-)
+from hopgraph.demo.content import DATASHEET_TS40, DOCX_FILES, INCIDENT_031, TEXT_FILES
+from hopgraph.demo.contracts import CONTRACTS, contract_pages
+from hopgraph.demo.tables import BUDGET_HEADER, BUDGET_ROWS, INVOICES, ORDERS_HEADER, ORDERS_ROWS, SCORECARD
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
