@@ -85,3 +85,23 @@ def test_runs_of_one_question_in_parallel_report_alike() -> None:
     for t in threads:
         t.join()
     assert reports == [alone] * 4
+
+
+def test_a_copied_state_shares_no_container_with_its_original() -> None:
+    import copy as copying
+    from dataclasses import fields
+
+    state, _ = HopPlanner(Knobs(), replays=None).replay(read_transcript(_conversation()))
+    before = copying.deepcopy(state)
+    copy = state.copy()
+    assert copy == state
+    for f in fields(copy):
+        value = getattr(copy, f.name)
+        if isinstance(value, dict):
+            for v in value.values():
+                if isinstance(v, list):
+                    v.clear()
+            value["added"] = []
+        elif isinstance(value, set):
+            value.add("added")
+    assert state == before

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -93,9 +93,12 @@ class State:
 
     def copy(self) -> State:
         """A copy whose containers can be changed without touching this one (edges are never changed once made)."""
-        return replace(
-            self, qterms=set(self.qterms), titles=dict(self.titles), texts=dict(self.texts), depth=dict(self.depth),
-            first=dict(self.first), edges={d: list(e) for d, e in self.edges.items()}, expanded=set(self.expanded),
-            queries=set(self.queries), entities=set(self.entities), read=set(self.read),
-            hybrid_rank=dict(self.hybrid_rank), text_rank=dict(self.text_rank),
-        )
+        copied: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, dict):
+                value = {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
+            elif isinstance(value, set | list):
+                value = type(value)(value)
+            copied[f.name] = value
+        return State(**copied)
