@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import tiktoken
+from langchain_core.messages import AIMessage, BaseMessage
 
 from hopgraph.config import user_cache_dir
 
@@ -64,16 +65,25 @@ count_text = functools.lru_cache(maxsize=8192)(encoded_length)
 
 # Per-message framing tokens in the chat format (role markers etc.).
 _MESSAGE_OVERHEAD = 4
+# What every request adds once (the reply's priming).
+_REQUEST_OVERHEAD = 2
+
+
+def message_tokens(message: Any) -> int:
+    """One message's share of a prompt: its content, its tool calls' names and arguments, its framing."""
+    content = getattr(message, "content", message)
+    if not isinstance(content, str):
+        content = str(content)
+    total = _MESSAGE_OVERHEAD + count_text(content)
+    # Only replies carry tool calls; asking a pydantic message for a field it lacks is slow.
+    calls = message.tool_calls if isinstance(message, AIMessage) else (
+        None if isinstance(message, BaseMessage) else getattr(message, "tool_calls", None))
+    for call in calls or []:
+        total += count_text(call.get("name", "")) + count_text(str(call.get("args", "")))
+    return total
 
 
 def count_messages(messages: Iterable[Any], tools_text: str = "") -> int:
     """Prompt tokens of a chat request: message contents, tool call arguments, tool definitions."""
     total = count_text(tools_text) if tools_text else 0
-    for message in messages:
-        content = getattr(message, "content", message)
-        if not isinstance(content, str):
-            content = str(content)
-        total += _MESSAGE_OVERHEAD + count_text(content)
-        for call in getattr(message, "tool_calls", None) or []:
-            total += count_text(call.get("name", "")) + count_text(str(call.get("args", "")))
-    return total + 2
+    return total + sum(message_tokens(m) for m in messages) + _REQUEST_OVERHEAD

@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolM
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
+from hopgraph.conversation import prompt_history
 from hopgraph.formatting import budget_notice
 from hopgraph.models import bind_tools, invoke_model, make_chat_model
 from hopgraph.profiles import effective_limits
@@ -63,8 +64,7 @@ def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     prompt = [
         SystemMessage(system_prompt(context.mode, context.corpus_description, tools, kind.tools_in_prompt,
                                     limits.max_turns)),
-        *(history[:-1] if noticed else history),
-        *noticed,
+        *prompt_history([*(history[:-1] if noticed else history), *noticed], limits.token_budget),
     ]
     prompt_tokens = count_messages(prompt)
     turn = state.get("turns", 0) + 1

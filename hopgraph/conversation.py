@@ -1,0 +1,77 @@
+"""What of a thread's earlier questions goes into the prompt.
+
+A thread keeps every message (the checkpointer stores them all). Sending them all would make each question on a
+thread dearer than the last, until the earlier questions' searches and passages alone filled the token budget
+and every new question ended before its first model call. So earlier questions are sent whole while they take at
+most ``HISTORY_SHARE`` of the budget; past that, the oldest are sent compacted (the question and its last round:
+the answer, or the report and what it said), and past that again the oldest are left out. The current question
+keeps the rest of the budget for its own rounds, and its own messages are always sent whole. What an earlier
+question is compacted to stays the same from turn to turn, so a provider's prompt cache keeps working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from hopgraph.state import is_question, question_position
+from hopgraph.tokens import message_tokens
+
+# The share of the token budget earlier questions may take; the current question's rounds get the rest.
+HISTORY_SHARE = 0.5
+
+
+def prompt_history(messages: Sequence[BaseMessage], token_budget: int) -> list[BaseMessage]:
+    """The thread's messages as the prompt carries them (see the module docstring)."""
+    start = max(question_position(messages), 0)
+    earlier, current = messages[:start], list(messages[start:])
+    allowance = int(token_budget * HISTORY_SHARE)
+    counts = [message_tokens(m) for m in earlier]
+    total = sum(counts)
+    if total <= allowance:
+        return [*earlier, *current]
+    exchanges = _exchanges(earlier)
+    sizes = [sum(counts[i] for i in exchange) for exchange in exchanges]
+    # Oldest first: compact, then, if that is not enough, leave out.
+    for n, exchange in enumerate(exchanges):
+        if total <= allowance:
+            break
+        compact = _compacted(earlier, exchange)
+        size = sum(counts[i] for i in compact)
+        total += size - sizes[n]
+        exchanges[n], sizes[n] = compact, size
+    dropped = 0
+    while total > allowance and dropped < len(exchanges):
+        total -= sizes[dropped]
+        dropped += 1
+    return [earlier[i] for exchange in exchanges[dropped:] for i in exchange] + current
+
+
+def _exchanges(messages: Sequence[BaseMessage]) -> list[list[int]]:
+    """Message positions cut before each question (anything before the first question is an exchange of its own)."""
+    exchanges: list[list[int]] = []
+    for i, message in enumerate(messages):
+        if is_question(message) or not exchanges:
+            exchanges.append([])
+        exchanges[-1].append(i)
+    return exchanges
+
+
+def _compacted(messages: Sequence[BaseMessage], exchange: list[int]) -> list[int]:
+    """The question and the exchange's last reply: its text, or its tool calls with their results (a call
+    without its result makes no valid request, so such a reply is left out)."""
+    head = [exchange[0]] if is_question(messages[exchange[0]]) else []
+    replies = [i for i in exchange if isinstance(messages[i], AIMessage)]
+    if not replies:
+        return head
+    last = messages[replies[-1]]
+    assert isinstance(last, AIMessage)
+    if not last.tool_calls:
+        return [*head, replies[-1]]
+    wanted = {c.get("id") for c in last.tool_calls}
+    results = [i for i in exchange if i > replies[-1]
+               and isinstance(messages[i], ToolMessage) and messages[i].tool_call_id in wanted]  # type: ignore[attr-defined]
+    if {messages[i].tool_call_id for i in results} != wanted:  # type: ignore[attr-defined]
+        return head
+    return [*head, replies[-1], *results]
