@@ -3,10 +3,10 @@
 A thread keeps every message (the checkpointer stores them all). Sending them all would make each question on a
 thread dearer than the last, until the earlier questions' searches and passages alone filled the token budget
 and every new question ended before its first model call. So earlier questions are sent whole while they take at
-most ``HISTORY_SHARE`` of the budget; past that, the oldest are sent compacted (the question and its last round:
-the answer, or the report and what it said), and past that again the oldest are left out. The current question
-keeps the rest of the budget for its own rounds, and its own messages are always sent whole. What an earlier
-question is compacted to stays the same from turn to turn, so a provider's prompt cache keeps working.
+most ``HISTORY_SHARE`` of the budget: the most recent are sent whole, older ones compacted (the question and its
+last round: the answer, or the report and what it said), and the oldest left out. The current question keeps the
+rest of the budget for its own rounds, and its own messages are always sent whole. During one question's run
+what is sent of the earlier ones stays the same from turn to turn, so a provider's prompt cache keeps working.
 """
 
 from __future__ import annotations
@@ -23,29 +23,32 @@ HISTORY_SHARE = 0.5
 
 
 def prompt_history(messages: Sequence[BaseMessage], token_budget: int) -> list[BaseMessage]:
-    """The thread's messages as the prompt carries them (see the module docstring)."""
+    """The thread's messages as the prompt carries them (see the module docstring).
+
+    Earlier questions are taken newest first: whole while they fit, then compacted while they fit; the first that
+    does not fit even compacted ends the window, so what is sent is the most recent stretch of the thread, and
+    only that stretch is counted (a thread of any length costs at most the allowance's worth of counting).
+    """
     start = max(question_position(messages), 0)
     earlier, current = messages[:start], list(messages[start:])
     allowance = int(token_budget * HISTORY_SHARE)
-    counts = [message_tokens(m) for m in earlier]
-    total = sum(counts)
-    if total <= allowance:
-        return [*earlier, *current]
-    exchanges = _exchanges(earlier)
-    sizes = [sum(counts[i] for i in exchange) for exchange in exchanges]
-    # Oldest first: compact, then, if that is not enough, leave out.
-    for n, exchange in enumerate(exchanges):
-        if total <= allowance:
-            break
+    kept: list[list[int]] = []
+    total, whole = 0, True
+    for exchange in reversed(_exchanges(earlier)):
+        if whole:
+            size = sum(message_tokens(earlier[i]) for i in exchange)
+            if total + size <= allowance:
+                kept.append(exchange)
+                total += size
+                continue
+            whole = False
         compact = _compacted(earlier, exchange)
-        size = sum(counts[i] for i in compact)
-        total += size - sizes[n]
-        exchanges[n], sizes[n] = compact, size
-    dropped = 0
-    while total > allowance and dropped < len(exchanges):
-        total -= sizes[dropped]
-        dropped += 1
-    return [earlier[i] for exchange in exchanges[dropped:] for i in exchange] + current
+        size = sum(message_tokens(earlier[i]) for i in compact)
+        if total + size > allowance:
+            break
+        kept.append(compact)
+        total += size
+    return [earlier[i] for exchange in reversed(kept) for i in exchange] + current
 
 
 def _exchanges(messages: Sequence[BaseMessage]) -> list[list[int]]:

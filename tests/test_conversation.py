@@ -1,4 +1,4 @@
-"""A thread's earlier questions in the prompt: whole while they fit their share, then compacted, then left out."""
+"""A thread's earlier questions in the prompt: the newest whole, older ones compacted, the oldest left out."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_earlier_questions_that_fit_their_share_are_sent_whole() -> None:
     assert prompt_history(history, token_budget=10_000) == history
 
 
-def test_the_oldest_are_compacted_first_then_left_out_and_the_current_question_stays_whole() -> None:
+def test_the_newest_stay_whole_older_ones_are_compacted_the_oldest_left_out() -> None:
     earlier = [m for n in range(1, 7) for m in _exchange(n, answer=n % 2 == 0)]
     current = [HumanMessage(content="Question 7?"), *_exchange(70)[1:3]]
     budget = int(_tokens(earlier) * 0.8 / HISTORY_SHARE)  # earlier questions take more than their share
@@ -69,7 +69,8 @@ def test_the_oldest_are_compacted_first_then_left_out_and_the_current_question_s
 def test_a_last_reply_whose_calls_have_no_results_is_left_out_when_compacted() -> None:
     cut = _exchange(1)[:2]  # the run stopped after asking for a search
     earlier = [*cut, *_exchange(2)]
-    sent = prompt_history([*earlier, HumanMessage(content="Question 3?")], int(_tokens(_exchange(2)) / HISTORY_SHARE))
+    room = _tokens([*_exchange(2), cut[0]])  # the newest whole, and the question alone of the cut one
+    sent = prompt_history([*earlier, HumanMessage(content="Question 3?")], int(room / HISTORY_SHARE))
     assert sent[0] == HumanMessage(content="Question 1?") and sent[1] == _exchange(2)[0]
     _check_pairing(sent)
 
@@ -102,8 +103,9 @@ def test_what_a_model_is_sent_on_a_long_thread() -> None:
     assert last[-3].content == "Why was delivery 19 late?"  # the current question, whole
     earlier = last[1:-3]
     assert count_messages(earlier) <= 4_000 * HISTORY_SHARE
-    # Every earlier question is still there; the oldest without their search rounds, the newest with.
+    # The most recent stretch of the thread: the newest questions with their search rounds, older ones without,
+    # the oldest left out.
     asked = [m.content for m in earlier if isinstance(m, HumanMessage)]
-    assert asked == [f"Why was delivery {n} late?" for n in range(19)]
+    assert asked == [f"Why was delivery {n} late?" for n in range(19 - len(asked), 19)] and len(asked) < 19
     searched = [m for m in earlier if isinstance(m, ToolMessage)]
-    assert 0 < len(searched) < 19 and earlier[-2].type == "tool"
+    assert 0 < len(searched) < len(asked) and earlier[-2].type == "tool"
