@@ -2,9 +2,9 @@
 
 A thread keeps every message (the checkpointer stores them all). Sending them all would make each question on a
 thread dearer than the last, until the earlier questions' searches and passages alone filled the token budget
-and every new question ended before its first model call. So earlier questions are sent whole while they take at
-most ``HISTORY_SHARE`` of the budget: the most recent are sent whole, older ones compacted (the question and its
-last round: the answer, or the report and what it said), and the oldest left out. The current question keeps the
+and every new question ended before its first model call. So earlier questions take at most ``HISTORY_SHARE`` of
+the budget: the most recent are sent whole, older ones compacted (the question and its last round: the answer,
+or the report and what it said), and the oldest left out. The current question keeps the
 rest of the budget for its own rounds, and its own messages are always sent whole. During one question's run
 what is sent of the earlier ones stays the same from turn to turn, so a provider's prompt cache keeps working.
 """
@@ -69,12 +69,11 @@ def _compacted(messages: Sequence[BaseMessage], exchange: list[int]) -> list[int
     if not replies:
         return head
     last = messages[replies[-1]]
-    assert isinstance(last, AIMessage)
-    if not last.tool_calls:
+    if not isinstance(last, AIMessage) or not last.tool_calls:
         return [*head, replies[-1]]
     wanted = {c.get("id") for c in last.tool_calls}
-    results = [i for i in exchange if i > replies[-1]
-               and isinstance(messages[i], ToolMessage) and messages[i].tool_call_id in wanted]  # type: ignore[attr-defined]
-    if {messages[i].tool_call_id for i in results} != wanted:  # type: ignore[attr-defined]
+    results = {i: m.tool_call_id for i in exchange if i > replies[-1]
+               and isinstance(m := messages[i], ToolMessage) and m.tool_call_id in wanted}
+    if set(results.values()) != wanted:
         return head
     return [*head, replies[-1], *results]
