@@ -1,0 +1,155 @@
+"""The hybrid query's BM25 list searched in a second process while this one searches the dense list.
+
+    PYTHONPATH=. python bench/index_bm25_process.py                       # 1M points
+    PYTHONPATH=. python bench/index_bm25_process.py --size 100000         # quick look
+
+A qdrant-edge call holds the GIL, so the two lists of a hybrid query cannot overlap on two threads of one
+process. A second process can search them side by side, but one shard directory belongs to one process, so it
+needs its own copy of the index (here: a copy of the same shard; a real split would give it the BM25 vectors
+alone). This measures what that would buy before anything is split: the scale benchmark's points
+(``index_scale.py``), built once and copied; the worker opens the copy; then, query by query in alternating
+order, the backend's own ``hybrid_vector_search`` against the same query with its BM25 list sent to the worker
+over a pipe, fused and read the same way. Both must return the same chunks. Prints a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _common import SCOPE, SETS, default_data, load_avg, machine, pct  # noqa: E402
+from index_scale import build, load_base, queries  # noqa: E402
+
+from hopgraph.index.backend import Hit  # noqa: E402
+from hopgraph.index.common import payload_chunk  # noqa: E402
+from hopgraph.index.edge import EdgeBackend  # noqa: E402
+from hopgraph.index.fusion import HYBRID_FLOORS, fuse_ids, score_band, sort_hits  # noqa: E402
+
+
+def serve_bm25(path: str, conn: Connection) -> None:
+    """Worker: opens the copy and answers (indices, values, depth) with the BM25 list as (point id, score)."""
+    import qdrant_edge as qe
+
+    backend = EdgeBackend(Path(path))
+    conn.send("ready")
+    while True:
+        msg = conn.recv()
+        if msg is None:
+            break
+        if msg == "ping":
+            conn.send("pong")
+            continue
+        indices, values, depth = msg
+        t0 = time.perf_counter()
+        req = backend._sparse_request(qe.SparseVector(indices, values), None, depth, False)
+        points = backend._call(lambda s, r=req: s.query(r))
+        conn.send(([(p.id.int, p.score) for p in points], (time.perf_counter() - t0) * 1000))
+    backend.close()
+
+
+def split_hybrid(b: EdgeBackend, conn: Connection, vec: Any, sparse: Any, limit: int) -> tuple[list[Hit], float]:
+    """``EdgeBackend.hybrid_vector_search`` with the BM25 list searched by the worker meanwhile."""
+    depth = max(b.prefetch, limit)
+    with b._lock:
+        flt = b._scope_filter(SCOPE)
+        assert flt is None, "the worker searches without a filter: one container, every document complete"
+        query = b._bm25_query(sparse)
+        conn.send((list(query.indices), list(query.values), depth))
+        dense = b._call(lambda s: s.query(b._dense_request(vec, flt, depth, False)))
+        bm25, worker_ms = conn.recv()
+    ranked = [[(p.id.int, p.score) for p in dense], bm25]
+    fused = fuse_ids(b.fusion, ranked, len(ranked[0]) + len(ranked[-1]), floors=HYBRID_FLOORS)
+    cut = min(limit, len(fused))
+    edge = round(fused[cut - 1][1], 9)
+    while cut < len(fused) and round(fused[cut][1], 9) == edge:
+        cut += 1
+    ids = [uuid.UUID(int=pid) for pid, _ in fused[:cut]]
+    records = b._call(lambda s: s.retrieve(ids, True, False))
+    chunks = {r.id.int: payload_chunk(r.payload or {}) for r in records}
+    hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in fused[:cut] if pid in chunks], 9)
+    return score_band(hits[:limit], b.score_band), worker_ms
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=default_data())
+    ap.add_argument("--sets", default=SETS)
+    ap.add_argument("--size", type=int, default=1_000_000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "hopgraph" / "bench")
+    ap.add_argument("--workdir", type=Path)
+    args = ap.parse_args()
+    sets = [s for s in args.sets.split(",") if s]
+    tmp = tempfile.TemporaryDirectory(prefix="hopgraph-bm25proc-", dir=args.workdir)
+    workdir = Path(tmp.name)
+    print(f"# BM25 list in a second process\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+          f"{machine()}\n", flush=True)
+    base = load_base(args.data, sets, args.cache, [], workdir)
+    _, qvecs, qsparse = queries(args.data, sets, args.queries, args.seed)
+    backend, stats = build(args.size, base, workdir, args.seed, 8000)
+    backend.close()
+    shutil.copytree(workdir / f"scale{args.size}", workdir / "copy")
+    backend = EdgeBackend(workdir / f"scale{args.size}")
+    ctx = mp.get_context("spawn")
+    ours, theirs = ctx.Pipe()
+    worker = ctx.Process(target=serve_bm25, args=(str(workdir / "copy"), theirs), daemon=True)
+    worker.start()
+    if ours.recv() != "ready":
+        raise SystemExit("worker did not start")
+    print(f"(querying; load avg {load_avg()})", file=sys.stderr, flush=True)
+
+    def plain(j: int) -> list[Hit]:
+        return backend.hybrid_vector_search(qvecs[j], qsparse[j], SCOPE, 10)
+
+    def split(j: int) -> list[Hit]:
+        return split_hybrid(backend, ours, qvecs[j], qsparse[j], 10)[0]
+
+    for j in range(len(qvecs)):  # warm up both copies and check the two ways agree
+        a, b = plain(j), split(j)
+        if [h.chunk.chunk_id for h in a] != [h.chunk.chunk_id for h in b]:
+            raise SystemExit(f"query {j}: the split hybrid returned other chunks")
+    wall: dict[str, list[float]] = {"one process": [], "BM25 list in a second process": [], "pipe round trip": []}
+    worker_ms: list[float] = []
+    for _ in range(args.rounds):
+        for j in range(len(qvecs)):
+            ways = [("one process", plain), ("BM25 list in a second process", split)]
+            for name, fn in ways if j % 2 else ways[::-1]:
+                t0 = time.perf_counter()
+                fn(j)
+                wall[name].append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            ours.send("ping")
+            ours.recv()
+            wall["pipe round trip"].append((time.perf_counter() - t0) * 1000)
+            worker_ms.append(split_hybrid(backend, ours, qvecs[j], qsparse[j], 10)[1])
+    ours.send(None)
+    worker.join(10)
+    backend.close()
+    base_times = wall["one process"]
+    print(f"{args.size} points (built in {stats['load_s']:.0f} s + {stats['optimize_s']:.0f} s), {len(qvecs)} real "
+          f"questions x {args.rounds} rounds, engine hybrid at limit 10 with the vectors given; the two ways "
+          f"took turns query by query; load avg at the end {load_avg()}\n")
+    print("| way | p50 ms | p95 ms | median ratio to one process |")
+    print("|---|---:|---:|---:|")
+    for name, times in wall.items():
+        ratio = statistics.median(a / b for a, b in zip(times, base_times, strict=True))
+        print(f"| {name} | {pct(times, 50):.2f} | {pct(times, 95):.2f} | {ratio:.2f} |")
+    print(f"\nThe BM25 list inside the worker: p50 {pct(worker_ms, 50):.2f} ms, p95 {pct(worker_ms, 95):.2f} ms.")
+    tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
