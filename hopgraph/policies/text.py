@@ -32,6 +32,7 @@ two many much first second third last name kind type year years
 _NOT_NAMES = _wordset("""
 the a an in on at of for and or but he she it they his her its their this that these those there which who
 what when where why how is was were are be by from with as to after before during since while although however
+if each every unless whether
 also both either neither some many most one two three four five six seven eight nine ten first second third
 january february march april may june july august september october november december monday tuesday wednesday
 thursday friday saturday sunday
@@ -93,6 +94,29 @@ def _is_cap(token: str) -> bool:
     return token[:1].isupper() or token[:1].isdigit()
 
 
+def _starts_sentence(text: str, start: int) -> bool:
+    """Whether the word at ``start`` opens a sentence, a line, a heading, a list item or a table cell."""
+    before = text[:start].rstrip(" \t#*>|-\u2022")
+    return not before or before[-1] in ".!?:;\n\"("
+
+
+@functools.lru_cache(maxsize=256)
+def _lowercase_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(text) if w.islower())
+
+
+def _common_word(word: str, text: str, start: int, end: int) -> bool:
+    """A single capitalized word that is a field label ("Status: closed") or a common word capitalized only
+    because it opens a sentence or a line: a stopword ("Until the fix shipped") or a word the text writes
+    in lowercase elsewhere ("Delay penalties ... the delay")."""
+    if word.isalpha() and text[end:end + 1] == ":":
+        return True
+    if not word[:1].isupper() or not _starts_sentence(text, start):
+        return False
+    lower = word.lower()
+    return lower in STOPWORDS or lower in _lowercase_words(text)
+
+
 def entity_spans(text: str) -> list[tuple[str, int]]:
     """Names in the text, as (span, character offset), in order of appearance.
 
@@ -112,8 +136,8 @@ def entity_spans(text: str) -> list[tuple[str, int]]:
         while j < len(tokens):
             nxt = tokens[j].group().rstrip(".")
             gap = text[tokens[j - 1].end():tokens[j].start()]
-            if gap.strip() not in ("", ",") or (gap.strip() == "," and not nxt[:1].isupper()):
-                break
+            if gap.strip() not in ("", ",") or (gap.strip() == "," and not nxt[:1].isupper()) or "\n" in gap:
+                break  # a name does not run across punctuation or a line break (headings, table cells)
             prev = tokens[j - 1].group()
             if prev.endswith(".") and len(prev) > 3 and "." not in prev[:-1]:
                 break  # a sentence ended ("... Association. Hank Snow ...")
@@ -125,7 +149,8 @@ def entity_spans(text: str) -> list[tuple[str, int]]:
             else:
                 break
         span = text[tokens[i].start():tokens[end].end()].rstrip(".,")
-        found.append((span, tokens[i].start()))
+        if end > i or not _common_word(tok, text, tokens[i].start(), tokens[i].end()):
+            found.append((span, tokens[i].start()))
         i = end + 1
     for m in _QUOTED.finditer(text):
         span = m.group(1).strip()
