@@ -21,7 +21,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -31,9 +30,7 @@ from _common import SCOPE, SETS, default_data, load_avg, machine, pct  # noqa: E
 from index_scale import build, load_base, queries  # noqa: E402
 
 from hopgraph.index.backend import Hit  # noqa: E402
-from hopgraph.index.common import payload_chunk  # noqa: E402
 from hopgraph.index.edge import EdgeBackend  # noqa: E402
-from hopgraph.index.fusion import HYBRID_FLOORS, fuse_ids, score_band, sort_hits  # noqa: E402
 
 
 def serve_bm25(path: str, conn: Connection) -> None:
@@ -58,7 +55,8 @@ def serve_bm25(path: str, conn: Connection) -> None:
 
 
 def split_hybrid(b: EdgeBackend, conn: Connection, vec: Any, sparse: Any, limit: int) -> tuple[list[Hit], float]:
-    """``EdgeBackend.hybrid_vector_search`` with the BM25 list searched by the worker meanwhile."""
+    """``EdgeBackend.hybrid_vector_search`` with the BM25 list searched by the worker meanwhile, fused and read
+    by the backend's own code."""
     depth = max(b.prefetch, limit)
     with b._lock:
         flt = b._scope_filter(SCOPE)
@@ -67,17 +65,7 @@ def split_hybrid(b: EdgeBackend, conn: Connection, vec: Any, sparse: Any, limit:
         conn.send((list(query.indices), list(query.values), depth))
         dense = b._call(lambda s: s.query(b._dense_request(vec, flt, depth, False)))
         bm25, worker_ms = conn.recv()
-    ranked = [[(p.id.int, p.score) for p in dense], bm25]
-    fused = fuse_ids(b.fusion, ranked, len(ranked[0]) + len(ranked[-1]), floors=HYBRID_FLOORS)
-    cut = min(limit, len(fused))
-    edge = round(fused[cut - 1][1], 9)
-    while cut < len(fused) and round(fused[cut][1], 9) == edge:
-        cut += 1
-    ids = [uuid.UUID(int=pid) for pid, _ in fused[:cut]]
-    records = b._call(lambda s: s.retrieve(ids, True, False))
-    chunks = {r.id.int: payload_chunk(r.payload or {}) for r in records}
-    hits = sort_hits([Hit(chunk=chunks[pid], score=score) for pid, score in fused[:cut] if pid in chunks], 9)
-    return score_band(hits[:limit], b.score_band), worker_ms
+    return b._fused_hits([[(p.id.int, p.score) for p in dense], bm25], limit, None), worker_ms
 
 
 def main() -> int:

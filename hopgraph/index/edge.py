@@ -299,7 +299,10 @@ class EdgeBackend(VectorBackend):
             lists = [self._call(lambda s, r=r: s.query(r)) for r in reqs]
         # Integer forms of the uuids: hashing and comparing those is cheap. Tied scores get equal
         # shares in the fusion, so the engine's order among them does not matter.
-        ranked = [[(p.id.int, p.score) for p in pts] for pts in lists]
+        return self._fused_hits([[(p.id.int, p.score) for p in pts] for pts in lists], limit, fusion)
+
+    def _fused_hits(self, ranked: list[list[tuple[int, float]]], limit: int, fusion: str | None) -> list[Hit]:
+        """The dense list and (if any) the BM25 list, as (point id, score), fused into the top ``limit`` hits."""
         fused = fuse_ids(fusion or self.fusion, ranked, len(ranked[0]) + len(ranked[-1]), floors=HYBRID_FLOORS)
         if not fused:
             return []
