@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -27,6 +28,19 @@ def default_data() -> Path:
         if cand.exists():
             return cand
     return REPO.parent / "shared" / "data"
+
+
+def one_size_args(description: str | None) -> argparse.ArgumentParser:
+    """The options of a benchmark of one index size built from the scale benchmark's points."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=default_data())
+    ap.add_argument("--sets", default=SETS)
+    ap.add_argument("--size", type=int, default=1_000_000)
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "hopgraph" / "bench")
+    ap.add_argument("--workdir", type=Path)
+    return ap
 
 
 def pct(xs: Sequence[float], p: float) -> float:

@@ -14,7 +14,6 @@ over a pipe, fused and read the same way. Both must return the same chunks. Prin
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing as mp
 import shutil
 import statistics
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import SCOPE, SETS, default_data, load_avg, machine, pct  # noqa: E402
+from _common import SCOPE, load_avg, machine, one_size_args, pct  # noqa: E402
 from index_scale import build, load_base, queries  # noqa: E402
 
 from hopgraph.index.backend import Hit  # noqa: E402
@@ -69,15 +68,8 @@ def split_hybrid(b: EdgeBackend, conn: Connection, vec: Any, sparse: Any, limit:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=default_data())
-    ap.add_argument("--sets", default=SETS)
-    ap.add_argument("--size", type=int, default=1_000_000)
-    ap.add_argument("--queries", type=int, default=200)
+    ap = one_size_args(__doc__)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "hopgraph" / "bench")
-    ap.add_argument("--workdir", type=Path)
     args = ap.parse_args()
     sets = [s for s in args.sets.split(",") if s]
     tmp = tempfile.TemporaryDirectory(prefix="hopgraph-bm25proc-", dir=args.workdir)

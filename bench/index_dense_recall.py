@@ -20,7 +20,6 @@ many near-ties there are to choose from.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import tempfile
@@ -29,7 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from _common import SCOPE, SETS, default_data, load_avg, machine, pct
+from _common import SCOPE, load_avg, machine, one_size_args, pct
 from index_scale import BATCH, Base, load_base, make_batch, queries
 
 from hopgraph.index.edge import EdgeBackend
@@ -75,17 +74,10 @@ def exact_neighbours(vectors: np.ndarray, qvecs: np.ndarray, depth: int) -> tupl
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", type=Path, default=default_data())
-    ap.add_argument("--sets", default=SETS)
-    ap.add_argument("--size", type=int, default=1_000_000)
-    ap.add_argument("--queries", type=int, default=200)
+    ap = one_size_args(__doc__)
     ap.add_argument("--efs", default="64,128,256,512")
-    ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--vectors-from", type=Path, nargs="*", default=[],
                     help="hopgraph MiniLM index directories to read document vectors from instead of embedding")
-    ap.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "hopgraph" / "bench")
-    ap.add_argument("--workdir", type=Path)
     args = ap.parse_args()
     sets = [s for s in args.sets.split(",") if s]
     efs = [int(x) for x in args.efs.split(",") if x]
