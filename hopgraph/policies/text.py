@@ -96,8 +96,10 @@ def _is_cap(token: str) -> bool:
 
 def _starts_sentence(text: str, start: int) -> bool:
     """Whether the word at ``start`` opens a sentence, a line, a heading, a list item or a table cell."""
-    before = text[:start].rstrip(" \t#*>|-\u2022")
-    return not before or before[-1] in ".!?:;\n\"("
+    i = start
+    while i > 0 and text[i - 1] in " \t#*>|-\u2022":  # walk back over spaces and markup, without copying the text
+        i -= 1
+    return i == 0 or text[i - 1] in ".!?:;\n\"("
 
 
 @functools.lru_cache(maxsize=256)
