@@ -148,7 +148,7 @@ def test_entity_spans_and_titles() -> None:
 def test_entity_spans_skip_labels_line_breaks_and_capitalized_common_words() -> None:
     text = ("# INC-7: Humidity drift at Quayside Works\n\nDate: 2 May. Severity: major. Status: closed.\n\n"
             "Delay penalties apply when the delay passes a week of high humidity. "
-            "Until the fix shipped, Priya Raman checked it.\n"
+            "Until the fix shipped, Priya Raman checked it. Twelve TS-40 sensors drifted.\n"
             "Nordlicht Components GmbH\nCategory | Housings\n"
             "Paris is where the sensors were made, and Will Smith signed for them.")
     spans = [s for s, _ in entity_spans(text)]
@@ -156,11 +156,11 @@ def test_entity_spans_skip_labels_line_breaks_and_capitalized_common_words() -> 
     assert "Quayside Works" in spans and "Nordlicht Components GmbH" in spans
     assert not any("\n" in s for s in spans)
     # Field labels, and words capitalized only because they open a sentence: a stopword, or a word the
-    # text also writes in lowercase ("Humidity" after the code's colon, "Delay").
-    for common in ("Date", "Severity", "Status", "Delay", "Until", "Humidity"):
+    # text also writes in lowercase ("Humidity" after the code's colon, "Delay"); a number word starts no name.
+    for common in ("Date", "Severity", "Status", "Delay", "Until", "Humidity", "Twelve TS-40"):
         assert common not in spans
     # Names stay, at the start of a sentence too; a code before a colon is a name, not a label.
-    for name in ("INC-7", "Priya Raman", "Paris", "Will Smith", "Category", "Housings"):
+    for name in ("INC-7", "Priya Raman", "Paris", "Will Smith", "Category", "Housings", "TS-40"):
         assert name in spans, name
 
 

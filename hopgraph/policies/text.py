@@ -33,7 +33,8 @@ _NOT_NAMES = _wordset("""
 the a an in on at of for and or but he she it they his her its their this that these those there which who
 what when where why how is was were are be by from with as to after before during since while although however
 if each every unless whether
-also both either neither some many most one two three four five six seven eight nine ten first second third
+also both either neither some many most one two three four five six seven eight nine ten eleven twelve
+first second third
 january february march april may june july august september october november december monday tuesday wednesday
 thursday friday saturday sunday
 """)
