@@ -217,3 +217,37 @@ def test_a_name_the_question_gives_does_not_describe_the_answer() -> None:
 
     assert described_answer("What penalty applies when Ostrava Optics delivers late?") == set()
     assert described_answer("Which Danish heavy metal band from Copenhagen released it?") >= {"heavy", "metal", "band"}
+
+
+def test_an_answer_through_a_named_document_quotes_the_document_it_leads_to() -> None:
+    from hopgraph.policies.answer_compose import compose_answer
+
+    question = "Who was mayor when the town where Harbour Mill stands got its charter?"
+    mill = _passage("S1", "Harbour Mill", "Harbour Mill is a restored grain mill in Elsmere.")
+    town = _passage("S2", "Elsmere", "Elsmere got its town charter in 1871, when Mayor Ada Quill signed it.", rank=2)
+    decade = _passage("S3", "Flour trade", "Tom Reeve wrote a history of the Harbour Mill flour trade.", rank=3)
+    answer = compose_answer(AnswerState(question=question, passages=[mill, town, decade]), None)
+    # The named mill's sentence, then the town it names, whose sentence holds a person of the kind asked for.
+    assert answer.startswith("Harbour Mill is a restored grain mill in Elsmere [S1].")
+    assert "Ada Quill signed it [S2]" in answer
+    assert "Tom Reeve" not in answer
+
+
+def test_a_document_that_only_mentions_the_named_one_is_not_where_it_leads() -> None:
+    from hopgraph.policies.answer_compose import _hop_sentences
+    from hopgraph.policies.answer_select import doc_links
+
+    question = "Who was mayor when the town where Harbour Mill stands got its charter?"
+    mill = _passage("S1", "Harbour Mill", "Harbour Mill is a restored grain mill in Elsmere.")
+    town = _passage("S2", "Elsmere", "Elsmere got its town charter in 1871, when Mayor Ada Quill signed it.", rank=2)
+    mention = _passage("S3", "Flour trade", "Mayor Tom Reeve granted Harbour Mill a town charter.", rank=3)
+    passages = [mill, town, mention]
+    links = doc_links(question, passages)
+    assert links["Flour trade"] == links["Elsmere"] == 1.0  # both linked to the named mill, one way or the other
+    hop, _ = _hop_sentences(AnswerState(question=question, passages=passages), question, PERSON,
+                            [(mill.text, mill)], {"harbo", "mill"}, links)
+    assert [c.passage.title for c in hop] == ["Elsmere"]
+    # Once the answer quotes a document the question does not name, there is no hop to add.
+    hop, _ = _hop_sentences(AnswerState(question=question, passages=passages), question, PERSON,
+                            [(town.text, town)], {"harbo", "mill"}, links)
+    assert hop == []

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from hopgraph.policies.answer_bridge import (
     MEASURES,
+    bridge_kind,
     find_bridge_evidence,
     focus_stems,
     named_in_titles,
@@ -42,6 +43,8 @@ MAX_SENTENCES = 4
 # How close to the best sentence a second one must score: from the same document, from another.
 SECOND_SAME = 0.85
 SECOND_OTHER = 0.75
+# A sentence from the document a named one leads to, for a question that passes through something.
+HOP_SECOND = 0.65
 NOT_FOUND = "Not found in the documents you can search."
 
 
@@ -196,6 +199,11 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                       and not (settled and r.passage.title in docs)
                       and (r.passage.title in docs or links.get(r.passage.title, 0.0) >= 1.5)]
             take(second, 1, floor=max(1.0, (SECOND_OTHER if settled else SECOND_SAME) * ranked[0].score))
+        if chosen and len(parts) == 1 and len(chosen) < 2 and not subject and links and bridge_kind(question):
+            # The question passes through something ("the area where Intrepid Wind Farm is located"): the
+            # answer may be in the document its named one leads to.
+            hop, floor = _hop_sentences(state, question, kinds[0], chosen, named, links)
+            take(hop, 1, floor=floor)
     if not chosen:
         return not_found(containers)
     chosen = prune(question, kinds, chosen, state.passages, bridge or "")
@@ -270,6 +278,28 @@ def _bridge_first(state: AnswerState, question: str, bridge: str | None, best: C
     if evidence[1] not in used and evidence[1] not in best.text:
         chosen.append((evidence[1], evidence[2]))
         used.add(evidence[1])
+
+
+def _hop_sentences(state: AnswerState, question: str, kind: str, chosen: list[tuple[str, Passage]],
+                   named: set[str], links: dict[str, float]) -> tuple[list[Candidate], float]:
+    """When the answer so far quotes only documents the question names: sentences of the asked kind from a
+    document a named one names by its title (Iowa for the Intrepid Wind Farm "in north-west Iowa"), and the
+    least score one must reach (``HOP_SECOND`` of the best sentence for the question)."""
+    docs = {p.title for _, p in chosen}
+    if not all(links.get(t, 0.0) >= 2.0 for t in docs):
+        return [], 0.0
+    ranked = best_sentences(state.passages, stems(question), question, kind, about=named, links=links)
+    if not ranked:
+        return [], 0.0
+    # Named by title in a named document, not merely naming one ("the decade" of a text is no link to Decade).
+    named_text = " ".join(fold(p.text) for p in state.passages if links.get(p.title, 0.0) >= 2.0)
+    hop = []
+    for c in ranked:
+        title = fold(base_title(c.passage.title))
+        if (c.holds and c.passage.title not in docs and 1.0 <= links.get(c.passage.title, 0.0) < 2.0
+                and len(title) > 2 and title in named_text and not restates(c.text, question)):
+            hop.append(c)
+    return hop, max(1.0, HOP_SECOND * ranked[0].score)
 
 
 def _continue(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str]) -> None:
