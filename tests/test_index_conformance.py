@@ -221,3 +221,22 @@ def test_a_tie_across_the_limit_keeps_the_first_chunk_ids(harness: Harness) -> N
     for fn in (b.search, b.text_search, b.dense_search):
         found = ids(fn("lighthouse keepers of the northern coast", S, 4))
         assert found == ["best", "t1", "t2", "t3"], fn.__name__
+
+
+@pytest.mark.parametrize("limit", [2, 4])
+def test_a_tie_across_a_hybrid_list_cut_gives_the_same_hits_whatever_the_write_order(
+        harness: Harness, limit: int) -> None:
+    # Candidate lists of three (four for limit 4): past the best chunk, six equal twins straddle the list's cut,
+    # which the engine makes in its storage order; the limit needs twins, so the whole tie is read.
+    same = "identical twin documents about lighthouse keepers"
+    best = chunk("best", "lighthouse keepers: the lighthouse keepers of the northern coast", title="keepers")
+    twins = ["t6", "t3", "t5", "t1", "t4", "t2"]
+    found = []
+    for order in (twins, twins[::-1]):
+        b = harness.reopen(prefetch=3)
+        for doc in twins + ["best"]:
+            b.delete_document(doc)
+        b.upsert([chunk(d, same, title="twin") for d in order] + [best])
+        found.append(ids(b.search("lighthouse keepers of the northern coast", S, limit)))
+    assert found[0] == found[1]
+    assert found[0] == ["best", "t1", "t2", "t3"][:limit]

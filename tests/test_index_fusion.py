@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from hopgraph.index.backend import Chunk, Hit, make_chunk_id
@@ -18,6 +20,7 @@ from hopgraph.index.fusion import (
     sort_hits,
     through_ties,
     tied_cut,
+    untied_candidates,
 )
 
 
@@ -193,3 +196,38 @@ def test_through_ties_follows_a_tie_past_the_limit_once() -> None:
     # A tie longer than the reach: decided among what the second answer holds, with no third query.
     assert through_ties(fetch, float, 40) == scores[: 40 + TIE_REACH]
     assert asked == [41, 40 + TIE_REACH]
+
+
+def test_a_candidate_list_stops_before_a_tie_across_its_cut() -> None:
+    asked: list[int] = []
+
+    def engine(scores: list[float]) -> Callable[[int], list[float]]:
+        def fetch(n: int) -> list[float]:
+            asked.append(n)
+            return scores[:n]
+        return fetch
+
+    # Depth 4 (five asked for): no tie across the cut keeps four; a tie there is left out of the candidates when
+    # what stays still covers the limit, without asking again, and its scores still count for the statistics.
+    five = [0.9, 0.8, 0.7, 0.6, 0.5]
+    assert untied_candidates(five, engine([]), float, 4, 2) == (five[:4], five[:4])
+    tied = [0.9, 0.8, 0.5, 0.5, 0.5]
+    assert untied_candidates(tied, engine([]), float, 4, 2) == ([0.9, 0.8], tied[:4])
+    nearly = [0.9, 0.8, 0.5 + 1e-9, 0.5, 0.5]
+    assert untied_candidates(nearly, engine([]), float, 4, 2)[0] == [0.9, 0.8]
+    assert untied_candidates([0.9, 0.8, 0.7], engine([]), float, 4, 2)[0] == [0.9, 0.8, 0.7]  # the index ran out
+    assert asked == []
+    # When it would not cover the limit, the whole tie is read, TIE_REACH deep.
+    scores = [0.9] + [0.5] * 6 + [0.1]
+    assert untied_candidates(scores[:5], engine(scores), float, 4, 2) == (scores[:7], scores[:7])
+    assert asked == [4 + TIE_REACH]
+
+
+def test_dbsf_statistics_can_come_from_scores_left_out_of_the_candidates() -> None:
+    full = [("a", 0.9), ("b", 0.8), ("c", 0.5), ("d", 0.5)]
+    shares = dict(dbsf_ids([full], 4))
+    # The tie (c, d) left out of the list, its scores kept for the statistics: a and b score as before.
+    kept = dict(dbsf_ids([full[:2]], 4, stats=[[s for _, s in full]]))
+    assert kept == {"a": shares["a"], "b": shares["b"]}
+    # Without them the list looks shorter, and its statistics change.
+    assert dict(dbsf_ids([full[:2]], 4)) != kept

@@ -7,11 +7,12 @@ Layout of an index directory::
     DIR/shard/          the qdrant-edge shard (segments + write-ahead log)
 
 The lock and hopgraph.json are kept by :mod:`hopgraph.index.edge_dir`, the shard's settings by
-:mod:`hopgraph.index.edge_shard`.
+:mod:`hopgraph.index.edge_shard`, the spelling of filter conditions by :mod:`hopgraph.index.edge_filters`.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import uuid
@@ -39,9 +40,18 @@ from hopgraph.index.common import (
     clean_text,
     payload_chunk,
 )
+from hopgraph.index.edge_filters import EdgeFilters
 from hopgraph.index.edge_shard import open_shard, shard_config
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import HYBRID_FLOORS, backend_fusion, fuse_ids, score_band, sort_hits, through_ties
+from hopgraph.index.fusion import (
+    HYBRID_FLOORS,
+    backend_fusion,
+    fuse_ids,
+    score_band,
+    sort_hits,
+    through_ties,
+    untied_candidates,
+)
 from hopgraph.index.hnsw import (
     QUANTIZED_OVERSAMPLING,
     default_hnsw_ef,
@@ -60,7 +70,7 @@ _SCROLL_PAGE = 256
 _FACET_LIMIT = 100_000
 
 
-class EdgeBackend(VectorBackend):
+class EdgeBackend(EdgeFilters, VectorBackend):
     """Hybrid search on an embedded qdrant-edge shard.
 
     ``score_band``: if set, every query's hits are trimmed to those within this relative band
@@ -170,21 +180,6 @@ class EdgeBackend(VectorBackend):
             except Exception as exc:
                 raise BackendError(f"index {self.path}: {exc}") from exc
 
-    def _match(self, key: str, value: str | int) -> Any:
-        return self._qe.FieldCondition(key, match=self._qe.MatchValue(value))
-
-    def _match_any(self, key: str, values: list[str]) -> Any:
-        return self._qe.FieldCondition(key, match=self._qe.MatchAny(values))
-
-    def _phrase(self, key: str, phrase: str) -> Any:
-        return self._qe.FieldCondition(key, match=self._qe.MatchPhrase(phrase))
-
-    def _has_text(self, key: str, term: str) -> Any:
-        return self._qe.FieldCondition(key, match=self._qe.MatchText(term))
-
-    def _where(self, must: Sequence[Any] = (), should: Sequence[Any] = (), must_not: Sequence[Any] = ()) -> Any:
-        return self._qe.Filter(must=list(must) or None, should=list(should) or None, must_not=list(must_not) or None)
-
     def _scope_filter(self, scope: Scope) -> Any:
         """The engine filter for ``scope``, or None when it would match every point.
 
@@ -252,6 +247,9 @@ class EdgeBackend(VectorBackend):
             with_vector=False,
         )
 
+    def _fetch_points(self, request: Callable[[int], Any], n: int) -> list[Any]:
+        return list(self._call(lambda s: s.query(request(n))))
+
     def _query_through_ties(self, request: Callable[[int], Any], limit: int) -> list[Any]:
         """The engine's best ``limit`` points and all tied with the last of them (see ``fusion.through_ties``)."""
         return through_ties(lambda n: self._call(lambda s: s.query(request(n))), lambda p: float(p.score), limit)
@@ -283,27 +281,36 @@ class EdgeBackend(VectorBackend):
         """Dense and BM25 lists, fused in Python (``fusion``, else ``self.fusion``); equal fused scores go by chunk id.
 
         The lists carry point ids only; payloads are read for the fused top ``limit`` (and anything
-        tied with its last place: only a chunk id decides such a tie). A tie across a list's last place
-        is cut in the engine's order (fixed for a given index): following it, as the one-list searches
-        do, took a second query for most BM25 lists of the scale benchmark's data. Two plain queries beat
-        one query_batch here: the batch hands work to the search pool, which costs more than it saves.
+        tied with its last place: only a chunk id decides such a tie). A list stops before a tie across
+        its last place, whose cut is the engine's storage order (``fusion.untied_candidates``). Two plain
+        queries beat one query_batch here: the batch hands work to the search pool, which costs more than
+        it saves.
         """
         if limit <= 0 or self._points == 0:
             return []
         depth = max(self.prefetch, limit)
         with self._lock:
             flt = self._scope_filter(scope)
-            reqs = [self._dense_request(vec, flt, depth, False)]
+            requests = [lambda n: self._dense_request(vec, flt, n, False)]
             if list(sparse.indices):
-                reqs.append(self._sparse_request(self._bm25_query(sparse), flt, depth, False))
-            lists = [self._call(lambda s, r=r: s.query(r)) for r in reqs]
+                query = self._bm25_query(sparse)
+                requests.append(lambda n: self._sparse_request(query, flt, n, False))
+            lists, stats = [], []
+            for request in requests:
+                fetch = functools.partial(self._fetch_points, request)
+                points, scores = untied_candidates(fetch(depth + 1), fetch, lambda p: float(p.score), depth, limit)
+                lists.append(points)
+                stats.append(scores)
         # Integer forms of the uuids: hashing and comparing those is cheap. Tied scores get equal
         # shares in the fusion, so the engine's order among them does not matter.
-        return self._fused_hits([[(p.id.int, p.score) for p in pts] for pts in lists], limit, fusion)
+        return self._fused_hits([[(p.id.int, p.score) for p in pts] for pts in lists], limit, fusion, stats)
 
-    def _fused_hits(self, ranked: list[list[tuple[int, float]]], limit: int, fusion: str | None) -> list[Hit]:
-        """The dense list and (if any) the BM25 list, as (point id, score), fused into the top ``limit`` hits."""
-        fused = fuse_ids(fusion or self.fusion, ranked, len(ranked[0]) + len(ranked[-1]), floors=HYBRID_FLOORS)
+    def _fused_hits(self, ranked: list[list[tuple[int, float]]], limit: int, fusion: str | None,
+                    stats: list[list[float]] | None = None) -> list[Hit]:
+        """The dense list and (if any) the BM25 list, as (point id, score), fused into the top ``limit`` hits;
+        ``stats`` as in ``fusion.dbsf_ids``."""
+        fused = fuse_ids(fusion or self.fusion, ranked, len(ranked[0]) + len(ranked[-1]), floors=HYBRID_FLOORS,
+                         stats=stats)
         if not fused:
             return []
         # Everything tied with the last place that fits must be looked at to break the tie by chunk id.

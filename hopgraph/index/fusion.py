@@ -68,7 +68,8 @@ def rrf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, k: int = 
 
 
 def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, window: int = DBSF_WINDOW,
-             floors: Sequence[float | None] = ()) -> list[tuple[T, float]]:
+             floors: Sequence[float | None] = (), stats: Sequence[Sequence[float]] | None = None
+             ) -> list[tuple[T, float]]:
     """Distribution-based score fusion over ``(key, engine score)`` lists, each best first; returns
     ``(key, fused score)`` best first, equal fused scores by key (keys must be comparable).
 
@@ -81,6 +82,9 @@ def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, window: 
     ``floors[i]``, where given, is the score of everything list ``i`` does not hold (``BM25_FLOOR`` for a BM25
     list). A list shorter than ``window`` ran out of matches, so its statistics count the rest of the window at
     that floor: a lone exact match then gets a full share, not the middle of a range it alone spans.
+
+    ``stats[i]``, where given, are the engine scores list ``i``'s mean and spread are taken from instead of its
+    own (a candidate list that left out a tie still counts the tie's scores, see ``untied_candidates``).
     """
     scores: dict[T, float] = {}
     for i, ranking in enumerate(rankings):
@@ -88,7 +92,7 @@ def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, window: 
             continue
         # Engine scores equal at TIE_DIGITS are ties: rounded first, they get exactly equal shares.
         levels = [round(score, TIE_DIGITS) for _, score in ranking]
-        head = levels[:window]
+        head = [round(score, TIE_DIGITS) for score in stats[i][:window]] if stats is not None else levels[:window]
         floor = floors[i] if i < len(floors) else None
         if floor is not None and len(head) < window:
             head += [floor] * (window - len(head))
@@ -105,10 +109,12 @@ def dbsf_ids(rankings: Sequence[Sequence[tuple[T, float]]], limit: int, window: 
 
 
 def fuse_ids(fusion: str, rankings: Sequence[Sequence[tuple[T, float]]], limit: int,
-             floors: Sequence[float | None] = ()) -> list[tuple[T, float]]:
-    """The hybrid query's fusion by name (one of ``FUSIONS``); ``floors`` as in ``dbsf_ids`` (RRF needs none)."""
+             floors: Sequence[float | None] = (), stats: Sequence[Sequence[float]] | None = None
+             ) -> list[tuple[T, float]]:
+    """The hybrid query's fusion by name (one of ``FUSIONS``); ``floors`` and ``stats`` as in ``dbsf_ids`` (RRF
+    needs neither: a tie left out of a list shares the rank after everything kept)."""
     if check_fusion(fusion) == "dbsf":
-        return dbsf_ids(rankings, limit, floors=floors)
+        return dbsf_ids(rankings, limit, floors=floors, stats=stats)
     return rrf_ids(rankings, limit)
 
 
@@ -191,3 +197,34 @@ def through_ties(fetch: Callable[[int], Sequence[T]], score: Callable[[T], float
     got = list(fetch(asked))
     keep = tied_cut([score(p) for p in got], limit, asked)
     return got if keep is None else got[:keep]
+
+
+def untied_candidates(got: Sequence[T], fetch: Callable[[int], Sequence[T]], score: Callable[[T], float],
+                      depth: int, limit: int) -> tuple[list[T], list[float]]:
+    """One of a hybrid query's candidate lists, made independent of the engine's order among equal scores, and
+    the scores its fusion statistics are taken from.
+
+    ``got`` is the engine's best ``depth + 1``. The engine cuts a tie across place ``depth`` in its storage
+    order, which differs between two builds of the same documents (the shard's optimizer does not lay points
+    out the same way twice), so the candidates stop before such a tie, while the statistics still count its
+    scores (they are the same whichever points the engine returned), so leaving the tie out changes no other
+    candidate's share. When that would leave fewer than ``limit`` candidates, the whole tie is read instead
+    (one more query, ``TIE_REACH`` deep; the fusion then breaks the tie by chunk id). ``fetch(n)`` asks the
+    engine for its best ``n``.
+    """
+    scores = [score(p) for p in got]
+    if len(scores) <= depth:
+        return list(got), scores
+    edge = round(scores[depth - 1], TIE_DIGITS)
+    if round(scores[depth], TIE_DIGITS) != edge:
+        return list(got[:depth]), scores[:depth]
+    keep = depth - 1
+    while keep > 0 and round(scores[keep - 1], TIE_DIGITS) == edge:
+        keep -= 1
+    if keep >= min(limit, depth):
+        return list(got[:keep]), scores[:depth]
+    asked = depth + TIE_REACH
+    deeper = list(fetch(asked))
+    cut = tied_cut([score(p) for p in deeper], depth, asked)
+    whole = deeper if cut is None else deeper[:cut]
+    return whole, [score(p) for p in whole]

@@ -37,7 +37,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.embed import Embedder, get_embedder
-from hopgraph.index.fusion import HYBRID_FLOORS, backend_fusion, fuse_ids, score_band, through_ties
+from hopgraph.index.fusion import HYBRID_FLOORS, backend_fusion, fuse_ids, score_band, through_ties, untied_candidates
 from hopgraph.index.hnsw import QUANTIZED_OVERSAMPLING, default_hnsw_ef
 from hopgraph.index.server_collection import open_collection
 from hopgraph.index.vectors import VectorBackend, group_documents
@@ -227,6 +227,10 @@ class ServerBackend(VectorBackend):
         c = self._client
         return [r.points for r in self._call(lambda: c.query_batch_points(self.collection, requests=reqs))]
 
+    def _ids_only(self, request: Callable[[int, Any], Any], n: int) -> list[Any]:
+        """The best ``n`` points of one request, with their chunk ids only."""
+        return list(self._points([request(n, ["chunk_id"])])[0])
+
     def _hits_through_ties(self, request: Callable[[int], Any], limit: int) -> list[Hit]:
         """The server's best ``limit`` hits and all tied with the last of them (see ``fusion.through_ties``),
         best first, ties by chunk id."""
@@ -252,18 +256,26 @@ class ServerBackend(VectorBackend):
     def hybrid_vector_search(
         self, vec: np.ndarray, sparse: Any, scope: Scope, limit: int, fusion: str | None = None
     ) -> list[Hit]:
-        """Two lists (chunk ids only) in one batch request, fused in Python, then the top payloads."""
+        """Two lists (chunk ids only) in one batch request, fused in Python, then the top payloads.
+
+        A list stops before a tie across its last place, whose cut is the server's storage order
+        (``fusion.untied_candidates``).
+        """
         if limit <= 0:
             return []
         depth = max(self.prefetch, limit)
         flt = self._filter(scope)
-        reqs = [self._req(DENSE, np.asarray(vec).tolist(), flt, depth, ["chunk_id"])]
+        requests = [functools.partial(self._req, DENSE, np.asarray(vec).tolist(), flt)]
         if list(sparse.indices):
-            reqs.append(self._req(SPARSE, self._bm25_query(sparse), flt, depth, ["chunk_id"]))
+            requests.append(functools.partial(self._req, SPARSE, self._bm25_query(sparse), flt))
+        firsts = self._points([request(depth + 1, ["chunk_id"]) for request in requests])
+        lists = [untied_candidates(got, functools.partial(self._ids_only, request), lambda p: float(p.score),
+                                   depth, limit)
+                 for got, request in zip(firsts, requests, strict=True)]
         # Tied scores get equal shares in the fusion, so the server's order among them does not matter.
-        ranked = [[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in pts]
-                  for pts in self._points(reqs)]
-        fused = fuse_ids(fusion or self.fusion, ranked, limit, floors=HYBRID_FLOORS)
+        ranked = [[(str((p.payload or {}).get("chunk_id", "")), float(p.score)) for p in pts] for pts, _ in lists]
+        fused = fuse_ids(fusion or self.fusion, ranked, limit, floors=HYBRID_FLOORS,
+                         stats=[scores for _, scores in lists])
         if not fused:
             return []
         ids = [point_id(cid) for cid, _ in fused]
