@@ -251,3 +251,23 @@ def test_a_document_that_only_mentions_the_named_one_is_not_where_it_leads() -> 
     hop, _ = _hop_sentences(AnswerState(question=question, passages=passages), question, PERSON,
                             [(town.text, town)], {"harbo", "mill"}, links)
     assert hop == []
+
+
+def test_a_title_several_found_documents_share_is_still_named() -> None:
+    from hopgraph.policies.answer_bridge import named_in_titles
+    from hopgraph.policies.answer_compose import is_named
+    from hopgraph.policies.answer_select import doc_links
+
+    question = 'Tom Reed was the story editor for the show "Paper Kite" which was written by who?'
+    passages = [
+        _passage("S1", "Tom Reed", 'Tom Reed was the story editor for the YTV show "Paper Kite".'),
+        _passage("S2", "Paper Kite", "Paper Kite is a picture book series written by the author Ada Moss.", rank=2),
+        _passage("S3", "Paper Kite (TV series)", "Paper Kite is an animated series that aired on YTV.", rank=3),
+        _passage("S4", "Paper Kite (film)", "Paper Kite is a short film shot in Halifax.", rank=4),
+        _passage("S5", "Halifax", "Halifax is a port city.", rank=5),
+    ]
+    named = named_in_titles(question, passages)
+    assert not {"paper", "kite"} & named  # in most titles: too common to pick out documents by themselves
+    links = doc_links(question, passages)
+    assert all(is_named(t, named, links) for t in ("Tom Reed", "Paper Kite", "Paper Kite (film)"))
+    assert not is_named("Halifax", named, links)

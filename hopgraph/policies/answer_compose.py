@@ -187,7 +187,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             ranked = best_sentences(state.passages, stems(question), question, kinds[0], about=named, links=links)
         if named and not subject:
             # A second sentence stays with the documents the question named.
-            ranked = [r for r in ranked if stems(r.passage.title) & named]
+            ranked = [r for r in ranked if is_named(r.passage.title, named, links)]
         settled = kinds[0] not in (THING, YESNO) and any(_holds(t, kinds[0], question) for t, _ in chosen)
         if chosen and ranked and len(parts) == 1 and len(chosen) < 2:
             # A second sentence only when it matches the question nearly as well as the best one, and
@@ -278,6 +278,13 @@ def _bridge_first(state: AnswerState, question: str, bridge: str | None, best: C
     if evidence[1] not in used and evidence[1] not in best.text:
         chosen.append((evidence[1], evidence[2]))
         used.add(evidence[1])
+
+
+def is_named(title: str, named: set[str], links: dict[str, float]) -> bool:
+    """The question names the document: by a word that picks out few titles (``named_in_titles``), or by its
+    whole title, also one that several found documents share ("Scaredy Squirrel" beside "Scaredy Squirrel (TV
+    series)", whose words ``named_in_titles`` leaves out as too common)."""
+    return bool(stems(title) & named) or links.get(title, 0.0) >= 2.0
 
 
 def _hop_sentences(state: AnswerState, question: str, kind: str, chosen: list[tuple[str, Passage]],
