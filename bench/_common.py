@@ -7,6 +7,7 @@ import json
 import os
 import platform
 import resource
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -158,3 +159,27 @@ class RssWatch:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
+
+
+def print_ways(wall: dict[str, list[float]], baseline: str, against: str) -> None:
+    """A markdown table of per-query times (ms) of ways measured side by side: p50, p95 and the median of each
+    query's ratio to the ``baseline`` way's time (``against`` names it in the header)."""
+    base = wall[baseline]
+    print(f"| way | p50 ms | p95 ms | median ratio to {against} |")
+    print("|---|---:|---:|---:|")
+    for name, times in wall.items():
+        ratio = statistics.median(a / b for a, b in zip(times, base, strict=True))
+        print(f"| {name} | {pct(times, 50):.2f} | {pct(times, 95):.2f} | {ratio:.2f} |")
+
+
+def taking_turns(ways: Sequence[tuple[str, Callable[[int], Any]]], count: int, rounds: int) -> dict[str, list[float]]:
+    """Per-query wall times (ms) of each way over queries ``0 .. count - 1``, ``rounds`` times: the ways take
+    turns query by query, in reverse order on every other query, so load and caches fall on all of them alike."""
+    wall: dict[str, list[float]] = {name: [] for name, _ in ways}
+    for _ in range(rounds):
+        for j in range(count):
+            for name, fn in ways if j % 2 else ways[::-1]:
+                t0 = time.perf_counter()
+                fn(j)
+                wall[name].append((time.perf_counter() - t0) * 1000)
+    return wall

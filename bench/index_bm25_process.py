@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import shutil
-import statistics
 import sys
-import tempfile
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import SCOPE, load_avg, machine, one_size_args, pct  # noqa: E402
-from index_scale import build, load_base, queries  # noqa: E402
+from _common import SCOPE, load_avg, one_size_args, pct, print_ways, taking_turns  # noqa: E402
+from index_scale import one_size  # noqa: E402
 
 from hopgraph.index.backend import Hit  # noqa: E402
 from hopgraph.index.edge import EdgeBackend  # noqa: E402
@@ -71,14 +69,8 @@ def main() -> int:
     ap = one_size_args(__doc__)
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
-    sets = [s for s in args.sets.split(",") if s]
-    tmp = tempfile.TemporaryDirectory(prefix="hopgraph-bm25proc-", dir=args.workdir)
-    workdir = Path(tmp.name)
-    print(f"# BM25 list in a second process\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-          f"{machine()}\n", flush=True)
-    base = load_base(args.data, sets, args.cache, [], workdir)
-    _, qvecs, qsparse = queries(args.data, sets, args.queries, args.seed)
-    backend, stats = build(args.size, base, workdir, args.seed, 8000)
+    run = one_size(args, "BM25 list in a second process", "hopgraph-bm25proc-")
+    backend, stats, qvecs, qsparse, workdir = run.backend, run.stats, run.qvecs, run.qsparse, run.workdir
     backend.close()
     shutil.copytree(workdir / f"scale{args.size}", workdir / "copy")
     backend = EdgeBackend(workdir / f"scale{args.size}")
@@ -104,33 +96,22 @@ def main() -> int:
         a, b = plain(j), split(j)
         if [h.chunk.chunk_id for h in a] != [h.chunk.chunk_id for h in b]:
             raise SystemExit(f"query {j}: the split hybrid returned other chunks")
-    wall: dict[str, list[float]] = {"one process": [], "BM25 list in a second process": [], "pipe round trip": []}
+    def ping(j: int) -> None:
+        ours.send("ping")
+        ours.recv()
+
     worker_ms.clear()  # the BM25 list's time inside the worker, from the timed split queries only
-    for _ in range(args.rounds):
-        for j in range(len(qvecs)):
-            ways = [("one process", plain), ("BM25 list in a second process", split)]
-            for name, fn in ways if j % 2 else ways[::-1]:
-                t0 = time.perf_counter()
-                fn(j)
-                wall[name].append((time.perf_counter() - t0) * 1000)
-            t0 = time.perf_counter()
-            ours.send("ping")
-            ours.recv()
-            wall["pipe round trip"].append((time.perf_counter() - t0) * 1000)
+    ways = [("one process", plain), ("BM25 list in a second process", split), ("pipe round trip", ping)]
+    wall = taking_turns(ways, len(qvecs), args.rounds)
     ours.send(None)
     worker.join(10)
     backend.close()
-    base_times = wall["one process"]
     print(f"{args.size} points (built in {stats['load_s']:.0f} s + {stats['optimize_s']:.0f} s), {len(qvecs)} real "
           f"questions x {args.rounds} rounds, engine hybrid at limit 10 with the vectors given; the two ways "
           f"took turns query by query; load avg at the end {load_avg()}\n")
-    print("| way | p50 ms | p95 ms | median ratio to one process |")
-    print("|---|---:|---:|---:|")
-    for name, times in wall.items():
-        ratio = statistics.median(a / b for a, b in zip(times, base_times, strict=True))
-        print(f"| {name} | {pct(times, 50):.2f} | {pct(times, 95):.2f} | {ratio:.2f} |")
+    print_ways(wall, "one process", "one process")
     print(f"\nThe BM25 list inside the worker: p50 {pct(worker_ms, 50):.2f} ms, p95 {pct(worker_ms, 95):.2f} ms.")
-    tmp.cleanup()
+    run.tmp.cleanup()
     return 0
 
 

@@ -15,18 +15,15 @@ through one. Prints a markdown table.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import tempfile
-import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _common import SCOPE, load_avg, machine, one_size_args, pct  # noqa: E402
-from index_scale import build, load_base, queries  # noqa: E402
+from _common import SCOPE, load_avg, one_size_args, print_ways, taking_turns  # noqa: E402
+from index_scale import one_size  # noqa: E402
 
 from hopgraph.index import edge, fusion  # noqa: E402
 from hopgraph.index.backend import Hit  # noqa: E402
@@ -72,14 +69,8 @@ def main() -> int:
     ap = one_size_args(__doc__)
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
-    sets = [s for s in args.sets.split(",") if s]
-    tmp = tempfile.TemporaryDirectory(prefix="hopgraph-ties-", dir=args.workdir)
-    workdir = Path(tmp.name)
-    print(f"# Hybrid candidate lists and ties\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-          f"{machine()}\n", flush=True)
-    base = load_base(args.data, sets, args.cache, [], workdir)
-    _, qvecs, qsparse = queries(args.data, sets, args.queries, args.seed)
-    backend, stats = build(args.size, base, workdir, args.seed, 8000)
+    run = one_size(args, "Hybrid candidate lists and ties", "hopgraph-ties-")
+    backend, stats, qvecs, qsparse = run.backend, run.stats, run.qvecs, run.qsparse
 
     tally: Counter[str] = Counter()
     changed = 0
@@ -98,28 +89,16 @@ def main() -> int:
     def cut(j: int) -> list[Hit]:
         return engine_cut(backend, qvecs[j], qsparse[j], 10)
 
-    wall: dict[str, list[float]] = {"engine's cut (before)": [], "untied lists (now)": []}
-    for _ in range(args.rounds):
-        for j in range(len(qvecs)):
-            ways = [("engine's cut (before)", cut), ("untied lists (now)", plain)]
-            for name, fn in ways if j % 2 else ways[::-1]:
-                t0 = time.perf_counter()
-                fn(j)
-                wall[name].append((time.perf_counter() - t0) * 1000)
+    wall = taking_turns([("engine's cut (before)", cut), ("untied lists (now)", plain)], len(qvecs), args.rounds)
     backend.close()
-    before = wall["engine's cut (before)"]
     print(f"{args.size} points (built in {stats['load_s']:.0f} s + {stats['optimize_s']:.0f} s), {len(qvecs)} real "
           f"questions x {args.rounds} rounds, engine hybrid at limit 10 (lists of {backend.prefetch}) with the "
           f"vectors given; the two ways took turns query by query; load avg at the end {load_avg()}\n")
-    print("| way | p50 ms | p95 ms | median ratio to the engine's cut |")
-    print("|---|---:|---:|---:|")
-    for name, times in wall.items():
-        ratio = statistics.median(a / b for a, b in zip(times, before, strict=True))
-        print(f"| {name} | {pct(times, 50):.2f} | {pct(times, 95):.2f} | {ratio:.2f} |")
+    print_ways(wall, "engine's cut (before)", "the engine's cut")
     print(f"\nTop 10 changed for {changed} of {len(qvecs)} questions. Candidate lists:\n")
     for key in sorted(tally):
         print(f"- {key}: {tally[key]}")
-    tmp.cleanup()
+    run.tmp.cleanup()
     return 0
 
 

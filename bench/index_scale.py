@@ -202,6 +202,30 @@ def queries(data: Path, sets: list[str], count: int, seed: int) -> tuple[list[st
     return texts, np.stack([emb.embed_query(t) for t in texts]), [bm25_query(t) for t in texts]
 
 
+@dataclass
+class OneSize:
+    """One index of the scale benchmark's points, built in a temporary directory, and its questions."""
+
+    tmp: tempfile.TemporaryDirectory[str]
+    workdir: Path
+    qvecs: np.ndarray
+    qsparse: list[Any]
+    backend: EdgeBackend
+    stats: dict[str, Any]
+
+
+def one_size(args: argparse.Namespace, title: str, prefix: str) -> OneSize:
+    """Prints the heading, then builds the index of ``args.size`` points (``_common.one_size_args``)."""
+    sets = [s for s in args.sets.split(",") if s]
+    tmp = tempfile.TemporaryDirectory(prefix=prefix, dir=args.workdir)
+    workdir = Path(tmp.name)
+    print(f"# {title}\n\n{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; {machine()}\n", flush=True)
+    base = load_base(args.data, sets, args.cache, [], workdir)
+    _, qvecs, qsparse = queries(args.data, sets, args.queries, args.seed)
+    backend, stats = build(args.size, base, workdir, args.seed, 8000)
+    return OneSize(tmp, workdir, qvecs, qsparse, backend, stats)
+
+
 KINDS = ("hybrid", "text", "dense")
 
 
