@@ -252,7 +252,7 @@ class EdgeBackend(EdgeFilters, VectorBackend):
 
     def _query_through_ties(self, request: Callable[[int], Any], limit: int) -> list[Any]:
         """The engine's best ``limit`` points and all tied with the last of them (see ``fusion.through_ties``)."""
-        return through_ties(lambda n: self._call(lambda s: s.query(request(n))), lambda p: float(p.score), limit)
+        return through_ties(functools.partial(self._fetch_points, request), lambda p: float(p.score), limit)
 
     # --- queries with pre-computed vectors (used by search and the benchmark) -----------
 
