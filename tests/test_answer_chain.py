@@ -235,7 +235,8 @@ def test_an_answer_through_a_named_document_quotes_the_document_it_leads_to() ->
 
 def test_a_document_that_only_mentions_the_named_one_is_not_where_it_leads() -> None:
     from hopgraph.policies.answer_compose import _hop_sentences
-    from hopgraph.policies.answer_select import doc_links
+    from hopgraph.policies.answer_evidence import stems
+    from hopgraph.policies.answer_select import best_sentences, doc_links
 
     question = "Who was mayor when the town where Harbour Mill stands got its charter?"
     mill = _passage("S1", "Harbour Mill", "Harbour Mill is a restored grain mill in Elsmere.")
@@ -244,12 +245,11 @@ def test_a_document_that_only_mentions_the_named_one_is_not_where_it_leads() -> 
     passages = [mill, town, mention]
     links = doc_links(question, passages)
     assert links["Flour trade"] == links["Elsmere"] == 1.0  # both linked to the named mill, one way or the other
-    hop, _ = _hop_sentences(AnswerState(question=question, passages=passages), question, PERSON,
-                            [(mill.text, mill)], {"harbo", "mill"}, links)
+    ranked = best_sentences(passages, stems(question), question, PERSON, links=links)
+    hop, _ = _hop_sentences(passages, question, [(mill.text, mill)], ranked, links)
     assert [c.passage.title for c in hop] == ["Elsmere"]
     # Once the answer quotes a document the question does not name, there is no hop to add.
-    hop, _ = _hop_sentences(AnswerState(question=question, passages=passages), question, PERSON,
-                            [(town.text, town)], {"harbo", "mill"}, links)
+    hop, _ = _hop_sentences(passages, question, [(town.text, town)], ranked, links)
     assert hop == []
 
 

@@ -179,12 +179,14 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # When the question names documents, the answer comes from its chain of evidence if it can.
             linked = [c for c in fitting if links.get(c.passage.title, 0.0) >= 1.0]
             take(linked or fitting, 1, 0.3, covered=True)
+        everything: list[Candidate] = []  # every sentence, best first for the question (not for a follow-up)
         if subject:
             ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,
                                     kinds[0], about=about)
             ranked = [r for r in ranked if stems(r.passage.title + " " + r.passage.text) & stems(subject)]
         else:
-            ranked = best_sentences(state.passages, stems(question), question, kinds[0], about=named, links=links)
+            ranked = everything = best_sentences(state.passages, stems(question), question, kinds[0], about=named,
+                                                 links=links)
         if named and not subject:
             # A second sentence stays with the documents the question named.
             ranked = [r for r in ranked if is_named(r.passage.title, named, links)]
@@ -202,7 +204,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         if chosen and len(parts) == 1 and len(chosen) < 2 and not subject and links and bridge_kind(question):
             # The question passes through something ("the area where Intrepid Wind Farm is located"): the
             # answer may be in the document its named one leads to.
-            hop, floor = _hop_sentences(state, question, kinds[0], chosen, named, links)
+            hop, floor = _hop_sentences(state.passages, question, chosen, everything, links)
             take(hop, 1, floor=floor)
     if not chosen:
         return not_found(containers)
@@ -287,19 +289,17 @@ def is_named(title: str, named: set[str], links: dict[str, float]) -> bool:
     return bool(stems(title) & named) or links.get(title, 0.0) >= 2.0
 
 
-def _hop_sentences(state: AnswerState, question: str, kind: str, chosen: list[tuple[str, Passage]],
-                   named: set[str], links: dict[str, float]) -> tuple[list[Candidate], float]:
-    """When the answer so far quotes only documents the question names: sentences of the asked kind from a
-    document a named one names by its title (Iowa for the Intrepid Wind Farm "in north-west Iowa"), and the
-    least score one must reach (``HOP_SECOND`` of the best sentence for the question)."""
+def _hop_sentences(passages: list[Passage], question: str, chosen: list[tuple[str, Passage]],
+                   ranked: list[Candidate], links: dict[str, float]) -> tuple[list[Candidate], float]:
+    """When the answer so far quotes only documents the question names: of ``ranked`` (every sentence, best
+    first for the question), those of the asked kind from a document a named one names by its title (Iowa for
+    the Intrepid Wind Farm "in north-west Iowa"), and the least score one must reach (``HOP_SECOND`` of the
+    best)."""
     docs = {p.title for _, p in chosen}
-    if not all(links.get(t, 0.0) >= 2.0 for t in docs):
-        return [], 0.0
-    ranked = best_sentences(state.passages, stems(question), question, kind, about=named, links=links)
-    if not ranked:
+    if not ranked or not all(links.get(t, 0.0) >= 2.0 for t in docs):
         return [], 0.0
     # Named by title in a named document, not merely naming one ("the decade" of a text is no link to Decade).
-    named_text = " ".join(fold(p.text) for p in state.passages if links.get(p.title, 0.0) >= 2.0)
+    named_text = " ".join(fold(p.text) for p in passages if links.get(p.title, 0.0) >= 2.0)
     hop = []
     for c in ranked:
         title = fold(base_title(c.passage.title))
