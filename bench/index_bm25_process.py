@@ -96,6 +96,7 @@ def main() -> int:
         a, b = plain(j), split(j)
         if [h.chunk.chunk_id for h in a] != [h.chunk.chunk_id for h in b]:
             raise SystemExit(f"query {j}: the split hybrid returned other chunks")
+
     def ping(j: int) -> None:
         ours.send("ping")
         ours.recv()

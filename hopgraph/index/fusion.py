@@ -193,6 +193,11 @@ def through_ties(fetch: Callable[[int], Sequence[T]], score: Callable[[T], float
     keep = tied_cut([score(p) for p in got], limit, asked)
     if keep is not None:
         return got[:keep]
+    return _whole_tie(fetch, score, limit)
+
+
+def _whole_tie(fetch: Callable[[int], Sequence[T]], score: Callable[[T], float], limit: int) -> list[T]:
+    """The engine's best ``limit`` and the tie with the last of them, asked ``TIE_REACH`` past the limit."""
     asked = limit + TIE_REACH
     got = list(fetch(asked))
     keep = tied_cut([score(p) for p in got], limit, asked)
@@ -223,8 +228,5 @@ def untied_candidates(got: Sequence[T], fetch: Callable[[int], Sequence[T]], sco
         keep -= 1
     if keep >= min(limit, depth):
         return list(got[:keep]), scores[:depth]
-    asked = depth + TIE_REACH
-    deeper = list(fetch(asked))
-    cut = tied_cut([score(p) for p in deeper], depth, asked)
-    whole = deeper if cut is None else deeper[:cut]
+    whole = _whole_tie(fetch, score, depth)
     return whole, [score(p) for p in whole]
