@@ -175,3 +175,46 @@ def test_more_demo_corpus_questions_with_follow_ups_and_unanswerable_ones() -> N
     # Both questions the corpus cannot answer say so, and no answerable one does.
     assert m["not_found_correct"] == 1.0 and m["false_not_found"] == 0.0
     assert m["containment"] >= 12 / 14
+
+
+def test_a_qrels_file_given_apart_from_the_corpus(tmp_path: Path) -> None:
+    folder = write_answers(tmp_path / "tiny")
+    apart = tmp_path / "held-out-qrels.tsv"
+    apart.write_text("query-id\tcorpus-id\tscore\nq1\tvarnhagen\t1\n")
+    items, _ = load_beir_answers(folder, qrels_file=apart)
+    assert items[0].relevant == {"varnhagen"} and items[1].relevant == set()
+    with pytest.raises(EvalError, match="does not exist"):
+        load_beir_answers(folder, qrels_file=tmp_path / "missing.tsv")
+
+
+def write_folder_layout(root: Path, expected: str) -> Path:
+    """A user's own folder: docs/<container>/... and questions.json naming files relative to docs/."""
+    for rel, text in (("ops/depots/north.md", "# North depot\n\nThe North depot is managed by Rhian Castell."),
+                      ("ops/notes.md", "# Notes\n\nThe yard gate opens at six."),
+                      ("finance/costs.csv", "depot,q1\nNorth,1200\n")):
+        (root / "docs" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / "docs" / rel).write_text(text)
+    questions = [{"id": "m1", "question": "Who manages the North depot?", "containers": ["ops"],
+                  "expected_files": [expected], "facts": ["Rhian Castell"]}]
+    (root / "questions.json").write_text(json.dumps(questions))
+    return root
+
+
+def test_answer_evaluation_on_a_folder_of_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_folder_layout(tmp_path / "mine", "ops/depots/north.md")
+    out = tmp_path / "out"
+    assert main(["eval", "--mode", "answer", "--data", str(folder), "--out", str(out), "--quiet"]) == 0
+    assert "## mine: 1 questions, answer mode" in capsys.readouterr().out
+    record = json.loads((out / "per_query.jsonl").read_text())
+    assert record["contained"] and "Rhian Castell" in record["answer"]
+    # The expected file became the id ingest gave it, so the citation of that file counts.
+    assert record["citation_precision"] == 1.0 and record["citation_recall"] == 1.0
+    saved = json.loads((out / "results.json").read_text())
+    assert saved["index"]["containers"] == ["finance", "ops"]
+
+
+def test_a_folder_question_naming_a_file_that_was_not_ingested_is_an_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_folder_layout(tmp_path / "mine", "ops/depots/south.md")
+    assert main(["eval", "--mode", "answer", "--data", str(folder), "--quiet"]) != 0
+    assert "m1" in (err := capsys.readouterr().err) and "ops/depots/south.md" in err

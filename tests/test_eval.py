@@ -90,6 +90,11 @@ def test_load_beir_skips_queries_without_qrels(tmp_path: Path) -> None:
     assert data.skipped == ["q4"]
     with pytest.raises(EvalError):
         load_beir(tmp_path / "missing")
+    # Questions kept apart from their corpus bring their own judgments.
+    apart = tmp_path / "apart.tsv"
+    apart.write_text("query-id\tcorpus-id\tscore\nq4\tbees\t1\n")
+    data = load_beir(tmp_path / "tiny", qrels_file=apart)
+    assert [q for q, _ in data.queries] == ["q4"] and data.qrels == {"q4": {"bees": 1}}
 
 
 def test_broken_query_lines_are_named(tmp_path: Path) -> None:

@@ -25,6 +25,8 @@ def add_parser(sub: Any) -> None:
                         help="ids: retrieval metrics (default); answer: answer containment, citation precision "
                              "and recall, 'not found' correctness (queries carry answer/answer_aliases or facts)")
     parser.add_argument("--queries", metavar="FILE", help="queries file (default DIR/queries.jsonl)")
+    parser.add_argument("--qrels", metavar="FILE", help="qrels file (default DIR/qrels.tsv), for questions kept "
+                                                        "apart from the corpus they are asked over")
     parser.add_argument("--model", metavar="SPEC", help="model spec (default HOPGRAPH_MODEL or builtin)")
     add_model_timeout_option(parser)
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N judged queries")
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["HOPGRAPH_MODEL_TIMEOUT"] = str(args.model_timeout)
     out = args.out or str(Path("eval-out") / Path(args.data).expanduser().resolve().name)
     opts = EvalOptions(
-        data=args.data, queries=args.queries, model=model, limit=args.limit, out=out, runs=args.runs,
+        data=args.data, queries=args.queries, qrels=args.qrels, model=model, limit=args.limit, out=out, runs=args.runs,
         index=args.index, embedder=args.embedder, depth=args.depth, progress=not args.quiet,
         max_turns=args.max_turns, rerank=args.rerank,
     )
@@ -77,8 +79,8 @@ def _run_answers(args: argparse.Namespace) -> int:
         os.environ["HOPGRAPH_MODEL_TIMEOUT"] = str(args.model_timeout)
     name = "demo" if args.data == "demo" else Path(args.data).expanduser().resolve().name
     out = args.out or str(Path("eval-out") / f"{name}-answers")
-    opts = AnswerEvalOptions(data=args.data, queries=args.queries, model=model, limit=args.limit, out=out,
-                             index=args.index, embedder=args.embedder, progress=not args.quiet,
+    opts = AnswerEvalOptions(data=args.data, queries=args.queries, qrels=args.qrels, model=model, limit=args.limit,
+                             out=out, index=args.index, embedder=args.embedder, progress=not args.quiet,
                              max_turns=args.max_turns)
     print(answer_markdown(evaluate_answers(opts)))
     print(f"results in {out}/ (results.json, results.md, results.png, per_query.jsonl)")

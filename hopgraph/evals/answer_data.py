@@ -8,16 +8,19 @@ Two layouts:
 - The demo layout (``hopgraph/demo/questions.json``): a JSON list of questions with ``facts``,
   ``containers``, ``expected_files`` (and ``also_relevant``), and optionally ``calculation`` (its result, the
   part after ``=``, is one more fact) or ``answerable: false``.
+- The folder layout: a folder holding ``questions.json`` (demo layout, ``expected_files`` relative to ``docs/``)
+  and ``docs/<container>/...``, a user's own files, one container per top-level folder.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hopgraph.evals.data import EvalError, jsonl_records, qrels_path, read_qrels
+from hopgraph.evals.data import EvalError, given_qrels, jsonl_records, qrels_path, read_qrels
 
 
 @dataclass
@@ -78,12 +81,13 @@ def item_from(obj: Any, where: str, relevant: set[str] | None = None) -> AnswerI
                       containers=containers, follow_up=str(obj.get("follow_up") or "").strip())
 
 
-def load_beir_answers(folder: Path, queries_file: Path | None = None) -> tuple[list[AnswerItem], int]:
+def load_beir_answers(folder: Path, queries_file: Path | None = None,
+                      qrels_file: Path | None = None) -> tuple[list[AnswerItem], int]:
     """(questions with gold answers, how many query lines had none)."""
     qpath = queries_file or folder / "queries.jsonl"
     if not qpath.is_file():
         raise EvalError(f"queries file {qpath} does not exist")
-    qrels = read_qrels(qrels_path(folder))
+    qrels = read_qrels(given_qrels(qrels_file) or qrels_path(folder))
     items: list[AnswerItem] = []
     skipped = 0
     for n, obj in jsonl_records(qpath):
@@ -97,10 +101,12 @@ def load_beir_answers(folder: Path, queries_file: Path | None = None) -> tuple[l
     return items, skipped
 
 
-def load_demo_answers(path: Path) -> tuple[list[AnswerItem], int]:
-    """Questions in the demo layout; document ids are file names, as ``ingest_demo`` gives them."""
+def load_demo_answers(path: Path, to_id: Callable[[str], str] | None = None) -> tuple[list[AnswerItem], int]:
+    """Questions in the demo layout. ``relevant`` holds document ids: by default file names, as ``ingest_demo``
+    gives them; ``to_id`` maps an ``expected_files`` path otherwise."""
     from hopgraph.demo import doc_id
 
+    to_id = to_id or doc_id
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -112,7 +118,7 @@ def load_demo_answers(path: Path) -> tuple[list[AnswerItem], int]:
     for i, obj in enumerate(data):
         files = _strings(obj.get("expected_files"), f"{path}[{i}]") if isinstance(obj, dict) else []
         also = _strings(obj.get("also_relevant"), f"{path}[{i}]") if isinstance(obj, dict) else []
-        item = item_from(obj, f"{path}[{i}]", {doc_id(rel) for rel in files + also})
+        item = item_from(obj, f"{path}[{i}]", {to_id(rel) for rel in files + also})
         if item is None:
             skipped += 1
         else:

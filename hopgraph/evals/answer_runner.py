@@ -39,6 +39,7 @@ SHOWN = (("containment", "contained"), ("fact_recall", "fact recall"), ("citatio
 class AnswerEvalOptions:
     data: str
     queries: str | None = None
+    qrels: str | None = None
     model: str = "builtin"
     limit: int | None = None
     out: str | None = None
@@ -51,22 +52,30 @@ class AnswerEvalOptions:
 
 
 def load_items(opts: AnswerEvalOptions) -> tuple[str, list[AnswerItem], int, Path | None]:
-    """(data set name, questions, questions without gold, BEIR corpus path or None for the demo)."""
+    """(data set name, questions, questions without gold, where the documents are: a BEIR ``corpus.jsonl``, a
+    folder layout's ``docs/`` folder, or None for the demo).
+
+    In the folder layout ``relevant`` holds paths relative to ``docs/`` until the folder is ingested
+    (``folder_ids``)."""
+    queries = Path(opts.queries).expanduser() if opts.queries else None
     if opts.data == DEMO:
         import hopgraph.demo
 
         bundled = Path(hopgraph.demo.__file__).resolve().parent / "questions.json"
-        items, skipped = load_demo_answers(Path(opts.queries).expanduser() if opts.queries else bundled)
+        items, skipped = load_demo_answers(queries or bundled)
         return DEMO, items, skipped, None
     root = Path(opts.data).expanduser()
     if root.is_file() and root.suffix == ".json":
         raise EvalError(f"{root}: a demo-layout questions file runs with --data demo --queries {root}")
     if not root.is_dir():
         raise EvalError(f"data folder {root} does not exist")
+    if (root / "docs").is_dir() and (queries or root / "questions.json").is_file():
+        items, skipped = load_demo_answers(queries or root / "questions.json", to_id=lambda rel: rel)
+        return root.resolve().name, items, skipped, root / "docs"
     corpus = root / "corpus.jsonl"
     if not corpus.is_file():
-        raise EvalError(f"no corpus.jsonl in {root}")
-    items, skipped = load_beir_answers(root, Path(opts.queries).expanduser() if opts.queries else None)
+        raise EvalError(f"no corpus.jsonl (nor docs/ and questions.json) in {root}")
+    items, skipped = load_beir_answers(root, queries, Path(opts.qrels).expanduser() if opts.qrels else None)
     return root.resolve().name, items, skipped, corpus
 
 
@@ -83,6 +92,42 @@ def _demo_index(progress: bool) -> Iterator[tuple[SearchBackend, dict[str, Any]]
                             "chunks": report["chunks"], "containers": report["containers"]}
         finally:
             close_backend(index_dir=index_dir)
+
+
+@contextmanager
+def _folder_index(docs: Path, progress: bool) -> Iterator[tuple[SearchBackend, dict[str, Any]]]:
+    """A temporary index of a folder layout's ``docs/``: each top-level folder is one container."""
+    from hopgraph.index.factory import close_backend, open_backend
+    from hopgraph.index.ingest import ingest_paths
+
+    names = sorted(p.name for p in docs.iterdir() if p.is_dir())
+    if not names:
+        raise EvalError(f"{docs} holds no container folder (docs/<container>/...)")
+    with tempfile.TemporaryDirectory(prefix="hopgraph-eval-folder-") as index_dir:
+        backend = open_backend(index_dir=index_dir)
+        try:
+            documents = chunks = 0
+            for name in names:
+                report = ingest_paths(backend, [docs / name], container=name, progress=progress)
+                documents += report.docs
+                chunks += report.chunks
+            yield backend, {"path": "(temporary index of the folder)", "documents": documents, "chunks": chunks,
+                            "containers": names}
+        finally:
+            close_backend(index_dir=index_dir)
+
+
+def folder_ids(items: list[AnswerItem], backend: SearchBackend, docs: Path, containers: list[str]) -> None:
+    """Turns the folder layout's ``expected_files`` (paths relative to ``docs/``) into the ids ingest gave them."""
+    by_path: dict[str, str] = {}
+    for container in containers:
+        for doc, source in backend.document_sources(container).items():
+            by_path[Path(source).resolve().relative_to(docs.resolve()).as_posix()] = doc
+    for item in items:
+        unknown = sorted(item.relevant - by_path.keys())
+        if unknown:
+            raise EvalError(f"question {item.qid}: expected file(s) not ingested from {docs}: {', '.join(unknown)}")
+        item.relevant = {by_path[rel] for rel in item.relevant}
 
 
 def answer_run(item: AnswerItem, context: Any) -> dict[str, Any]:
@@ -151,6 +196,10 @@ def evaluate_answers(opts: AnswerEvalOptions, backend: SearchBackend | None = No
         elif corpus is None:
             with _demo_index(opts.progress) as (demo_backend, info):
                 yield demo_backend, info, ""
+        elif corpus.is_dir():
+            with _folder_index(corpus, opts.progress) as (folder_backend, info):
+                folder_ids(items, folder_backend, corpus, info["containers"])
+                yield folder_backend, info, ""
         else:
             built, info = open_eval_index(corpus, name, opts.index, opts.embedder, progress=opts.progress)
             yield built, info, EVAL_CONTAINER

@@ -34,6 +34,16 @@ def qrels_path(folder: Path) -> Path:
     raise EvalError(f"no qrels.tsv (or qrels/test.tsv) in {folder}")
 
 
+def given_qrels(qrels_file: str | Path | None) -> Path | None:
+    """A qrels file named with ``--qrels`` (questions kept apart from the corpus they are asked over)."""
+    if qrels_file is None:
+        return None
+    path = Path(qrels_file).expanduser()
+    if not path.is_file():
+        raise EvalError(f"qrels file {path} does not exist")
+    return path
+
+
 def read_qrels(path: Path) -> dict[str, dict[str, int]]:
     qrels: dict[str, dict[str, int]] = {}
     with path.open(newline="", encoding="utf-8") as f:
@@ -73,7 +83,8 @@ def read_queries(path: Path) -> list[tuple[str, str]]:
     return out
 
 
-def load_beir(folder: str | Path, queries_file: str | Path | None = None) -> BeirData:
+def load_beir(folder: str | Path, queries_file: str | Path | None = None,
+              qrels_file: str | Path | None = None) -> BeirData:
     root = Path(folder).expanduser()
     if not root.is_dir():
         raise EvalError(f"data folder {root} does not exist")
@@ -83,7 +94,7 @@ def load_beir(folder: str | Path, queries_file: str | Path | None = None) -> Bei
     qpath = Path(queries_file).expanduser() if queries_file else root / "queries.jsonl"
     if not qpath.is_file():
         raise EvalError(f"queries file {qpath} does not exist")
-    qrels = read_qrels(qrels_path(root))
+    qrels = read_qrels(given_qrels(qrels_file) or qrels_path(root))
     queries, skipped = [], []
     for qid, text in read_queries(qpath):
         if any(s > 0 for s in qrels.get(qid, {}).values()):

@@ -41,6 +41,7 @@ class QueryRecord:
 class EvalOptions:
     data: str
     queries: str | None = None
+    qrels: str | None = None
     model: str = "builtin"
     limit: int | None = None
     out: str | None = None
@@ -163,7 +164,7 @@ def evaluate(opts: EvalOptions, backend: SearchBackend | None = None) -> dict[st
     unknown = [b for b in opts.baselines if b not in BASELINES]
     if unknown:
         raise EvalError(f"unknown baseline {unknown[0]!r}; use {', '.join(BASELINES)}")
-    data = load_beir(opts.data, opts.queries)
+    data = load_beir(opts.data, opts.queries, opts.qrels)
     queries = data.queries[: opts.limit] if opts.limit else data.queries
     if not queries:
         raise EvalError(f"no query in {opts.data} has relevance judgments")
