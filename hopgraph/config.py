@@ -104,6 +104,9 @@ class Context:
     """Answer mode: ``fast`` or ``thorough``; remembered for the thread once chosen."""
     chunk_budget: int = 12
     """Answer mode: chunks all searches of one user turn may add."""
+    run_python: bool = True
+    """Answer mode: offer the ``run_python`` tool. The served graph offers it only where the sandbox isolates
+    the code, or where the operator opts in (``HOPGRAPH_UNISOLATED_RUN_PYTHON``)."""
     # Objects a Python caller may hand in directly (tests, embedding in an app).
     chat_model: Any = field(default=None, repr=False)
     backend: Any = field(default=None, repr=False)

@@ -77,6 +77,8 @@ def tools_as_text(tools: Sequence[Tool]) -> str:
 
 def system_prompt(mode: str, description: str, tools: Sequence[Tool], tools_in_prompt: bool, max_turns: int) -> str:
     steps = ANSWER_STEPS if mode == "answer" else IDS_STEPS
+    if mode == "answer" and not any(t.name == "run_python" for t in tools):
+        steps = steps.replace(" Use `run_python` for any arithmetic.", "")
     parts = [corpus_paragraph(description, mode), steps, f"You have {max_turns} turns."]
     if tools_in_prompt:
         parts.append(tools_as_text(tools))

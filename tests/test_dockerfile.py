@@ -36,6 +36,13 @@ def test_dockerfile_from_langgraph_json(tmp_path):
     text = out.read_text()
 
     assert text.splitlines()[0] == "FROM langchain/langgraph-api:3.11"
+    # run_python's sandbox: bubblewrap and libseccomp from Debian's packages (the base image is Debian), installed
+    # before hopgraph so the image has them whatever the package install does.
+    assert config["image_distro"] == "debian"
+    install = re.search(r"^RUN apt-get update && apt-get install -y (?:--no-install-recommends )?(.*?) &&", text, re.M)
+    assert install, text
+    assert {"bubblewrap", "libseccomp2"} <= set(install.group(1).split())
+    assert text.index(install.group(0)) < text.index("ADD . ")
     deps = f"/deps/{ROOT.name}"
     assert f"ADD . {deps}" in text
     # Every local dependency is pip-installed (editable) inside the image.

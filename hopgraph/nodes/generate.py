@@ -57,7 +57,7 @@ def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     limits = effective_limits(context, state.get("profile"))
     started = time.perf_counter()
-    tools = tools_for_mode(context.mode)
+    tools = tools_for_mode(context.mode, run_python=context.run_python)
     model, kind = make_chat_model(context, limits.reasoning_effort)
     noticed = with_budget_notice(state, limits.max_turns)
     history = state.get("messages", [])

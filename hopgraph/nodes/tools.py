@@ -49,7 +49,7 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not calls and not invalid:
         return {"round_searched": False, "round_new": []}
     started = time.perf_counter()
-    tools = {t.name: t for t in tools_for_mode(context.mode)}
+    tools = {t.name: t for t in tools_for_mode(context.mode, run_python=context.run_python)}
     if context.mode == "answer":
         from hopgraph.tools.rewrite_query import apply_rewrite_safety_net
 

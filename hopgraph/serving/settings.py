@@ -15,6 +15,9 @@ Operator ceilings (environment of the server):
     HOPGRAPH_MAX_CHUNK_BUDGET        default 24
     HOPGRAPH_MAX_RERANK_CANDIDATES   default 100
     HOPGRAPH_MAX_REPORTED_IDS        default 50
+
+Answer mode offers ``run_python`` only where its sandbox isolates the code (``hopgraph.sandbox``), unless the
+operator sets HOPGRAPH_UNISOLATED_RUN_PYTHON=1 to offer it with the audit hook alone.
 """
 
 from __future__ import annotations
@@ -76,6 +79,7 @@ CEILINGS: dict[str, tuple[str, int]] = {
     "max_reported_ids": ("HOPGRAPH_MAX_REPORTED_IDS", 50),
 }
 ALLOWED_MODELS_ENV = "HOPGRAPH_ALLOWED_MODELS"
+UNISOLATED_RUN_PYTHON_ENV = "HOPGRAPH_UNISOLATED_RUN_PYTHON"
 
 # Keys LangGraph itself may carry in a run's configurable (and so in its context); they are not settings.
 _LANGGRAPH_KEYS = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map", "run_id",
@@ -107,6 +111,21 @@ def allowed_models() -> tuple[str, ...]:
     if raw and raw.strip():
         return tuple(spec.strip() for spec in raw.split(",") if spec.strip())
     return (_server_model(),)
+
+
+def run_python_offered() -> bool:
+    """Whether served answer runs get ``run_python``: where the sandbox isolates the code, or on opt-in."""
+    from hopgraph.sandbox import current_isolation  # the first call probes the sandbox once
+
+    if current_isolation().isolated:
+        return True
+    raw = os.environ.get(UNISOLATED_RUN_PYTHON_ENV, "").strip().lower()
+    if raw in ("", "0", "false", "no"):
+        return False
+    if raw in ("1", "true", "yes"):
+        return True
+    raise AccessError(f"the server's {UNISOLATED_RUN_PYTHON_ENV} must be 1 or 0, not {raw!r}; ask the operator to "
+                      "fix it")
 
 
 def _names(key: str, value: Any) -> list[str]:
@@ -192,6 +211,8 @@ def served_context(requested: Mapping[str, Any] | ServedContext | None, user: An
         allowed = allowed_models()
         settings["model"] = _server_model() if _server_model() in allowed else allowed[0]
     settings["containers"] = run_containers(settings.get("containers"), permitted_containers(user))
+    if settings.get("mode") == "answer":
+        settings["run_python"] = run_python_offered()
     return Context(**settings)
 
 

@@ -23,9 +23,12 @@ def _answer_tools() -> tuple[Tool, ...]:
     return (RewriteQueryTool(), SearchDocumentsTool(), RunPythonTool())
 
 
-def tools_for_mode(mode: str) -> tuple[Tool, ...]:
+def tools_for_mode(mode: str, *, run_python: bool = True) -> tuple[Tool, ...]:
     # Tools hold no state, so one set per mode serves every run.
-    return _answer_tools() if mode == "answer" else IDS_TOOLS
+    if mode != "answer":
+        return IDS_TOOLS
+    tools = _answer_tools()
+    return tools if run_python else tuple(t for t in tools if t.name != "run_python")
 
 
 __all__ = ["IDS_TOOLS", "Tool", "ToolArgError", "ToolEnv", "ToolOutcome", "tools_for_mode"]
