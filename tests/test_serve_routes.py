@@ -202,12 +202,12 @@ async def test_jwt_lifetime_and_namespace(served: Served) -> None:
     await alice.store.put_item(("alice", "notes"), "n1", {"text": "alice's"})
     impostor = bearer(_jwt(sub="alice", containers=["alice-docs"]))
     for what, call, status in (
-        ("get alice's thread", impostor.threads.get(tid), 404),
-        ("read alice's store", impostor.store.get_item(("alice", "notes"), "n1"), 403),
-        ("create a thread under alice's id", impostor.threads.create(thread_id=tid), 409),
+        ("get alice's thread", lambda: impostor.threads.get(tid), 404),
+        ("read alice's store", lambda: impostor.store.get_item(("alice", "notes"), "n1"), 403),
+        ("create a thread under alice's id", lambda: impostor.threads.create(thread_id=tid), 409),
     ):
         try:
-            await call
+            await call()
             _held(False, f"a jwt 'alice' could {what}")
         except httpx.HTTPStatusError as exc:
             _held(exc.response.status_code == status, f"{what}: {exc.response.status_code} {exc.response.text}")
@@ -219,20 +219,21 @@ async def test_jwt_lifetime_and_namespace(served: Served) -> None:
 async def test_sizes_are_capped(served: Served) -> None:
     bob = served.client("bob")
     thread = (await bob.threads.create())["thread_id"]
+    big = "x" * 20_000
     for what, call, env in (
-        ("thread metadata", bob.threads.create(metadata={"note": "x" * 20_000}), "HOPGRAPH_MAX_METADATA_BYTES"),
-        ("metadata update", bob.threads.update(thread, metadata={"note": "x" * 20_000}), "HOPGRAPH_MAX_METADATA_BYTES"),
-        ("run metadata", bob.runs.create(thread, "hopgraph", input={"question": "Kessler?"},
-                                         metadata={"note": "x" * 20_000}), "HOPGRAPH_MAX_METADATA_BYTES"),
-        ("run input", bob.runs.create(thread, "hopgraph", input={"question": "Kessler? " + "x" * 140_000}),
+        ("thread metadata", lambda: bob.threads.create(metadata={"note": big}), "HOPGRAPH_MAX_METADATA_BYTES"),
+        ("metadata update", lambda: bob.threads.update(thread, metadata={"note": big}), "HOPGRAPH_MAX_METADATA_BYTES"),
+        ("run metadata", lambda: bob.runs.create(thread, "hopgraph", input={"question": "Kessler?"},
+                                                 metadata={"note": big}), "HOPGRAPH_MAX_METADATA_BYTES"),
+        ("run input", lambda: bob.runs.create(thread, "hopgraph", input={"question": "Kessler? " + "x" * 140_000}),
          "HOPGRAPH_MAX_INPUT_BYTES"),
-        ("store value", bob.store.put_item(("bob", "notes"), "big", {"text": "x" * 70_000}),
+        ("store value", lambda: bob.store.put_item(("bob", "notes"), "big", {"text": "x" * 70_000}),
          "HOPGRAPH_MAX_STORE_VALUE_BYTES"),
-        ("request body", bob.threads.create(metadata={f"k{i}": "x" * 1_000 for i in range(1_100)}),
+        ("request body", lambda: bob.threads.create(metadata={f"k{i}": "x" * 1_000 for i in range(1_100)}),
          "HOPGRAPH_MAX_REQUEST_BYTES"),
     ):
         try:
-            await call
+            await call()
             _held(False, f"{what} was accepted")
         except httpx.HTTPStatusError as exc:
             _held(exc.response.status_code == 413 and env in exc.response.text, f"{what}: {exc.response.text[:200]}")
