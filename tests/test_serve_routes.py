@@ -274,3 +274,22 @@ def test_the_production_image_serves_the_same_gate(tmp_path: Path) -> None:
     prefixed = load(HOPGRAPH_AUTH_FILE=str(ids), LANGGRAPH_HTTP=json.dumps({**http, "mount_prefix": "/api"}))
     assert prefixed.returncode != 0 and "mount prefix '/api' with access control" in prefixed.stderr
     assert load(LANGGRAPH_HTTP=json.dumps({**http, "mount_prefix": "/api"})).returncode == 0
+
+
+def test_the_mcp_route_runs_as_the_caller(served: Served) -> None:
+    """LangGraph's /mcp runs the graph through its in-process client; hopgraph's rules still apply to the caller."""
+    headers = {"x-api-key": served.keys["bob"], "Accept": "application/json, text/event-stream"}
+
+    def call(arguments: dict[str, Any], context: dict[str, Any] | None = None) -> httpx.Response:
+        params: dict[str, Any] = {"name": "hopgraph", "arguments": arguments}
+        if context is not None:
+            params["context"] = context
+        return httpx.post(f"{served.url}/mcp", headers=headers, timeout=120,
+                          json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+
+    own = call({"question": "Which supplier delivered the project late?"})
+    assert own.status_code == 200 and "'beta'" in own.text and "'alpha'" not in own.text, own.text
+    for context in ({"containers": ["alice-docs"]}, {"base_url": "http://127.0.0.1:9/v1"}):
+        refused = call({"question": "Which supplier delivered the project late?"}, context)
+        # The run is refused before it is queued; LangGraph's MCP endpoint answers that with a bare 500.
+        _held(refused.status_code == 500 and "alpha" not in refused.text, f"/mcp with {context}: {refused.text}")

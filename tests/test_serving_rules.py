@@ -366,6 +366,21 @@ def test_sizes_and_the_active_run_cap(monkeypatch: pytest.MonkeyPatch) -> None:
     # bob has one run; of five more sent at once, one is admitted; alice is not held by bob's count.
     assert asyncio.run(burst()) == ["ok", "429", "429", "429", "429", "ok"]
 
+    from hopgraph.serving.limits import request_scope
+
+    async def one_after_another() -> None:
+        cap = ActiveRuns()
+        known["carol"] = []
+        for number in range(3):
+            # A run that is over before the next request: once its request has ended, it is not counted.
+            with request_scope():
+                await cap.admit("carol", f"c{number}", count)
+                await cap.admit("carol", f"c{number}b", count)
+                with pytest.raises(LimitError, match="already has 2 runs"):
+                    await cap.admit("carol", f"c{number}c", count)
+
+    asyncio.run(one_after_another())
+
 
 def test_the_server_knows_when_its_checkpointer_keeps_owners(monkeypatch: pytest.MonkeyPatch) -> None:
     import json

@@ -28,7 +28,7 @@ from hopgraph.errors import AccessError
 from hopgraph.serving import owners
 from hopgraph.serving.credentials import CredentialError, access_control_on, identify, presented_credential
 from hopgraph.serving.identities import AUTH_FILE_ENV
-from hopgraph.serving.limits import ActiveRuns, LimitError, active_run_ids, check_size
+from hopgraph.serving.limits import ACTIVE_RUNS, LimitError, active_run_ids, check_size
 from hopgraph.serving.settings import SettingError, check_client_settings, permitted_containers
 
 log = logging.getLogger("hopgraph.serving")
@@ -41,7 +41,6 @@ if not access_control_on():
                 "every container (see docs/deploy.md, Access control)", AUTH_FILE_ENV)
 
 auth = Auth()
-ACTIVE_RUNS = ActiveRuns()
 
 
 def _refuse(status: int, message: str) -> Auth.exceptions.HTTPException:

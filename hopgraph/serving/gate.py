@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from hopgraph.serving.credentials import CredentialError, access_control_on, identify, presented_credential
+from hopgraph.serving.limits import request_scope
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -122,7 +123,8 @@ class KeyGate:
             if replay is None:
                 return
             receive = replay
-        await self.app(scope, receive, send)
+        with request_scope():
+            await self.app(scope, receive, send)
 
     @staticmethod
     async def _bounded_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:

@@ -14,8 +14,9 @@ runs oldest first, so capping what one identity has in the queue is what keeps i
 from taking every worker: with the default, another identity's run finds a free worker while one identity has
 as many runs as it may. A run beyond the cap is refused with 429 before it is queued; a value beyond its size
 is refused with 413. Both name the setting. The count comes from the server's own record of runs (through its
-in-process client), so it holds across restarts and, in the production image, across replicas; runs admitted in
-this process and not yet visible there are counted too, so a burst of requests cannot slip past the cap.
+in-process client), so it holds across restarts and, in the production image, across replicas. A run admitted
+here is counted as well until the request that asked for it ends (by then the server's record has it, or it was
+refused), so a burst of requests cannot slip past the cap between the count and the record.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ import json
 import logging
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Literal
 
 log = logging.getLogger("hopgraph.serving")
@@ -35,8 +39,11 @@ SIZES: dict[str, tuple[str, int]] = {
     "input": ("HOPGRAPH_MAX_INPUT_BYTES", 131_072),
     "store value": ("HOPGRAPH_MAX_STORE_VALUE_BYTES", 65_536),
 }
-# How long an admitted run is counted from here before the server's record must show it.
-_RESERVATION_S = 5.0
+# How long an admitted run is counted from here at most, when no request scope ends it earlier.
+_RESERVATION_S = 30.0
+# The runs admitted during the current request, released when the request ends.
+_REQUEST_RUNS: ContextVar[list[tuple[ActiveRuns, str, str]] | None] = ContextVar("hopgraph_request_runs",
+                                                                                 default=None)
 _ACTIVE: tuple[Literal["pending"], Literal["running"]] = ("pending", "running")
 
 
@@ -119,7 +126,29 @@ class ActiveRuns:
                                       f"limit per identity ({cap}, {ACTIVE_RUNS_ENV}); wait for one to finish")
             if run_id:
                 admitted[str(run_id)] = now
+                scope = _REQUEST_RUNS.get()
+                if scope is not None:
+                    scope.append((self, identity, str(run_id)))
             self._admitted[identity] = admitted
+
+    def release(self, identity: str, run_id: str) -> None:
+        """Stop counting an admitted run here: the server's record has it now, or never will."""
+        self._admitted.get(identity, {}).pop(run_id, None)
+
+
+ACTIVE_RUNS = ActiveRuns()
+
+
+@contextmanager
+def request_scope() -> Iterator[None]:
+    """Around one request: the runs it was admitted are released from the local count when it ends."""
+    token = _REQUEST_RUNS.set([])
+    try:
+        yield
+    finally:
+        for counter, identity, run_id in _REQUEST_RUNS.get() or []:
+            counter.release(identity, run_id)
+        _REQUEST_RUNS.reset(token)
 
 
 async def active_run_ids(identity: str) -> list[str]:
