@@ -5,8 +5,9 @@ At startup it tells the operator once when one identity may fill every worker (`
 and, on the in-memory runtime of ``langgraph dev``, gives back the threads the server lost while hopgraph's
 checkpointer kept them (``hopgraph.serving.owners.restore_threads``), each with its recorded owner.
 
-With access control on, a mount prefix (``http.mount_prefix``, ``MOUNT_PREFIX``) is refused at startup: LangGraph
-then serves ``/ok`` and ``/metrics`` from an app outside this one, which the gate would not cover.
+With access control on, two HTTP settings are refused at startup: a mount prefix (``http.mount_prefix``,
+``MOUNT_PREFIX``), with which LangGraph serves ``/ok`` and ``/metrics`` from an app outside this one, and
+``http.middleware_order: "auth_first"``, which puts LangGraph's CORS handling outside the gate.
 """
 
 from __future__ import annotations
@@ -28,17 +29,20 @@ from hopgraph.serving.gate import KeyGate
 log = logging.getLogger("hopgraph.serving")
 
 
-def _check_mount_prefix() -> None:
-    prefix = os.environ.get("MOUNT_PREFIX") or os.environ.get("LANGGRAPH_MOUNT_PREFIX")
-    http = os.environ.get("LANGGRAPH_HTTP")
-    if not prefix and http:
-        try:
-            prefix = (json.loads(http) or {}).get("mount_prefix")
-        except ValueError:
-            prefix = None
-    if prefix and access_control_on():
+def _check_http_settings() -> None:
+    try:
+        http = json.loads(os.environ.get("LANGGRAPH_HTTP") or "{}") or {}
+    except ValueError:
+        http = {}
+    prefix = os.environ.get("MOUNT_PREFIX") or os.environ.get("LANGGRAPH_MOUNT_PREFIX") or http.get("mount_prefix")
+    if not access_control_on():
+        return
+    if prefix:
         raise RuntimeError(f"mount prefix {prefix!r} with access control: the server would then answer /metrics "
                            "outside the route gate; serve without a mount prefix (put a proxy in front instead)")
+    if http.get("middleware_order") == "auth_first":
+        raise RuntimeError("http.middleware_order 'auth_first' with access control: it moves the route gate inside "
+                           "the server's CORS handling; leave middleware_order unset")
 
 
 def _graph_ids() -> list[str]:
@@ -88,5 +92,5 @@ async def lifespan(_app: Starlette) -> AsyncIterator[None]:
     yield
 
 
-_check_mount_prefix()
+_check_http_settings()
 app = Starlette(middleware=[Middleware(KeyGate)], lifespan=lifespan)
