@@ -6,7 +6,9 @@ their own schema (``HOPGRAPH_CHECKPOINT_SCHEMA``, default ``hopgraph``) so they 
 collide with the tables a LangGraph server keeps in the same database.
 
 ``checkpointer`` is the async factory named by ``checkpointer.path`` in langgraph.json;
-``open_checkpointer`` is the sync twin used by the CLI and the Python API.
+``open_checkpointer`` is the sync twin used by the CLI and the Python API. The async savers also keep each
+thread's owner beside its checkpoints (a ``thread_owners`` table, ``hopgraph.serving.owners``), which the served
+graph records and checks; local callers carry no identity, so for them it stays empty.
 
 SQLite runs in WAL mode (LangGraph's savers set it) with ``synchronous=NORMAL``: a commit is not flushed to the
 disk one by one, which halves the cost of a step (two commits a step, each a flush otherwise). A killed process
@@ -102,9 +104,10 @@ async def checkpointer(
     langgraph.json points ``checkpointer.path`` here; the server calls it with no arguments
     and enters the context once per event-loop thread.
     """
+    from hopgraph.serving import owners
+
     uri = uri or postgres_uri()
     if uri:
-        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
         from psycopg import AsyncConnection
         from psycopg_pool import AsyncConnectionPool
 
@@ -119,20 +122,26 @@ async def checkpointer(
         pool = AsyncConnectionPool(uri, kwargs=_pg_kwargs(schema), min_size=1, max_size=10, open=False)
         await pool.open()
         try:
-            pg_saver = AsyncPostgresSaver(pool)  # type: ignore[arg-type]
+            pg_saver = owners.OwnedPostgresSaver(pool)  # type: ignore[arg-type]
             await pg_saver.setup()
-            yield pg_saver
+            owners.register(pg_saver)
+            try:
+                yield pg_saver
+            finally:
+                owners.unregister(pg_saver)
         finally:
             await pool.close()
     else:
-        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
         # mkdir off the event loop: the LangGraph server rejects blocking calls in async code.
         file = await asyncio.to_thread(_sqlite_file, path)
-        async with AsyncSqliteSaver.from_conn_string(file) as lite_saver:
+        async with owners.OwnedSqliteSaver.from_conn_string(file) as lite_saver:
             await lite_saver.setup()
             await lite_saver.conn.execute(SQLITE_SYNCHRONOUS)
-            yield lite_saver
+            owners.register(lite_saver)
+            try:
+                yield lite_saver
+            finally:
+                owners.unregister(lite_saver)
 
 
 async def adelete_thread(saver: BaseCheckpointSaver, thread_id: str) -> None:

@@ -66,6 +66,8 @@ def served(request, tmp_path_factory) -> Iterator[Served]:
         "OPENAI_API_KEY": "sk-operator-secret",
         "SID_API_KEY": "sid-operator-secret",
         "HOPGRAPH_JWT_SECRET": JWT_SECRET,
+        # Six runs at once below; the fair share has its own tests (test_serve_fair_share.py).
+        "HOPGRAPH_MAX_ACTIVE_RUNS": "8",
     }
     schema = ""
     if request.param == "postgres":
@@ -241,10 +243,13 @@ async def test_operator_settings_are_refused(served: Served) -> None:
         )
         assert "'base_url'" in text
         # What a client may set is bounded by the operator's ceilings and allow-list.
-        for context, word in (({"max_turns": 500}, "max_turns"), ({"token_budget": 10**9}, "token_budget"),
-                              ({"model": "openai:o3-pro"}, "o3-pro"), ({"surprise": 1}, "surprise")):
+        # (An unknown setting is malformed rather than forbidden: 422.)
+        for context, word, status in (({"max_turns": 500}, "max_turns", 403),
+                                      ({"token_budget": 10**9}, "token_budget", 403),
+                                      ({"model": "openai:o3-pro"}, "o3-pro", 403), ({"surprise": 1}, "surprise", 422)):
             text = await TALLY.refused("operator_setting", f"context {context}",
-                                       bob.runs.wait(None, "hopgraph", input=_question(QUESTION), context=context), 403)
+                                       bob.runs.wait(None, "hopgraph", input=_question(QUESTION), context=context),
+                                       status)
             assert word in text, text
         assert listener.connections == [], listener.connections
         assert not chosen_index.exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.support.dev_server import ROOT, server_env
 from tests.support.dev_server import dev_server as running_dev_server
-from tests.support.dev_server import server_env
 from tests.support.index import make_index
 from tests.support.postgres import count_rows, drop_schema, new_schema, require_postgres
 
@@ -128,3 +129,26 @@ async def test_dev_server_threads_state_stream_and_delete(dev_server):
     except BaseException:
         print(log_path.read_text()[-6000:])
         raise
+
+
+def _repository_status() -> str:
+    """Everything git sees in the working tree, ignored files included (`.langgraph_api/` is ignored)."""
+    proc = subprocess.run(["git", "status", "--porcelain", "--ignored", "--untracked-files=all"], cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    # Caches of the tools running these tests come and go on their own.
+    noise = ("__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".venv/", ".egg-info", ".ci-cache/")
+    return "\n".join(line for line in proc.stdout.splitlines() if not any(part in line for part in noise))
+
+
+def test_a_dev_server_under_test_leaves_the_repository_as_it_was(tmp_path: Path) -> None:
+    before = _repository_status()
+    index = make_index(str(tmp_path / "index"))
+    env = server_env(HOPGRAPH_INDEX=index, HOPGRAPH_CHECKPOINT_DB=str(tmp_path / "c.sqlite"))
+    with running_dev_server(env, tmp_path / "server.log") as url:
+        thread = httpx.post(f"{url}/threads", json={}, timeout=30).json()["thread_id"]
+        done = httpx.post(f"{url}/threads/{thread}/runs/wait", timeout=120,
+                          json={"assistant_id": "hopgraph", "input": {"question": "Where is Norvik based?"}})
+        assert done.status_code == 200, done.text
+    # The server kept its runtime state in the test's own folder, not in the repository.
+    assert (tmp_path / "langgraph-dev" / ".langgraph_api").is_dir()
+    assert _repository_status() == before

@@ -19,6 +19,7 @@ from hopgraph.serving.settings import (
     CLIENT_FIELDS,
     OPERATOR_FIELDS,
     ServedContext,
+    SettingError,
     check_client_settings,
     served_context,
 )
@@ -199,7 +200,8 @@ def test_jwt_tokens_name_identity_and_containers(monkeypatch: pytest.MonkeyPatch
     verifier = verifier_from_env()
     assert verifier is not None
     carol = verifier.identify(_token(SECRET))
-    assert carol.id == "carol" and carol.containers == ("legal",) and not carol.admin
+    # A token's identity is kept apart from the access file's ids.
+    assert carol.id == "jwt:carol" and carol.containers == ("legal",) and not carol.admin
     assert verifier.identify(_token(SECRET, admin=True)).admin
     for token, message in (
         (_token(SECRET, exp=int(time.time()) - 10), "expired"),
@@ -230,7 +232,7 @@ def test_jwt_rs256_and_setup_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     monkeypatch.setenv("HOPGRAPH_JWT_AUDIENCE", "hopgraph")
     verifier = verifier_from_env()
     assert verifier is not None and verifier.algorithm == "RS256"
-    assert verifier.identify(_token(private, "RS256", aud="hopgraph")).id == "carol"
+    assert verifier.identify(_token(private, "RS256", aud="hopgraph")).id == "jwt:carol"
     with pytest.raises(TokenError, match="Audience doesn.t match"):
         verifier.identify(_token(private, "RS256", aud="elsewhere"))
     monkeypatch.setenv("HOPGRAPH_JWT_PUBLIC_KEY", "-----BEGIN PUBLIC KEY-----\nnot a key\n-----END PUBLIC KEY-----")
@@ -243,3 +245,152 @@ def test_jwt_rs256_and_setup_errors(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     monkeypatch.setenv("HOPGRAPH_JWT_SECRET", "short")
     with pytest.raises(TokenSetupError, match="at least 32 bytes"):
         verifier_from_env()
+
+
+def test_a_token_may_not_live_longer_than_the_operator_allows(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HOPGRAPH_JWT_SECRET", SECRET)
+    monkeypatch.delenv("HOPGRAPH_JWT_PUBLIC_KEY", raising=False)
+    monkeypatch.delenv("HOPGRAPH_JWT_MAX_LIFETIME_S", raising=False)
+    verifier = verifier_from_env()
+    assert verifier is not None and verifier.max_lifetime_s == 86_400
+    now = int(time.time())
+    assert verifier.identify(_token(SECRET, exp=now + 86_000)).id == "jwt:carol"
+    for claims in ({"exp": 10**10}, {"exp": now + 3 * 86_400}, {"iat": now - 86_000, "exp": now + 3_600}):
+        with pytest.raises(TokenError, match="lives longer than this server allows .86400 s, HOPGRAPH_JWT_MAX_LIF"):
+            verifier.identify(_token(SECRET, **claims))
+    monkeypatch.setenv("HOPGRAPH_JWT_MAX_LIFETIME_S", "600")
+    short = verifier_from_env()
+    assert short is not None
+    assert short.identify(_token(SECRET, exp=now + 500)).id == "jwt:carol"
+    with pytest.raises(TokenError, match="600 s"):
+        short.identify(_token(SECRET, exp=now + 3_600))
+    for bad in ("a day", "0"):
+        monkeypatch.setenv("HOPGRAPH_JWT_MAX_LIFETIME_S", bad)
+        with pytest.raises(TokenSetupError, match="HOPGRAPH_JWT_MAX_LIFETIME_S"):
+            verifier_from_env()
+
+
+def test_access_file_ids_cannot_take_the_jwt_namespace(tmp_path: Path) -> None:
+    path = _write(tmp_path / "ids.json", {"identities": [_identity("jwt:carol", "k")]})
+    with pytest.raises(AuthFileError, match="ids starting with 'jwt:' are kept for JWT bearer tokens"):
+        load_file(str(path))
+
+
+def test_a_request_carries_one_credential_compared_exactly() -> None:
+    from hopgraph.serving.credentials import CredentialError, presented_credential
+
+    assert presented_credential([(b"x-api-key", b"K1")]) == "K1"
+    assert presented_credential([(b"authorization", b"Bearer K1")]) == "K1"
+    assert presented_credential([(b"authorization", b"bearer K1")]) == "K1"
+    # The same credential twice is one credential.
+    assert presented_credential([(b"x-api-key", b"K1"), (b"authorization", b"Bearer K1")]) == "K1"
+    assert presented_credential([(b"content-type", b"application/json")]) is None
+    # Nothing is trimmed: what arrives is the key.
+    assert presented_credential([(b"x-api-key", b"K1\xa0")]) == "K1\xa0"
+    assert presented_credential([(b"authorization", b"Bearer  K1")]) == " K1"
+    for headers, message in (
+        ([(b"x-api-key", b"K1"), (b"authorization", b"Bearer K2")], "differ"),
+        ([(b"x-api-key", b"K1"), (b"x-api-key", b"K2")], "repeats"),
+        ([(b"authorization", b"Bearer K1"), (b"authorization", b"Bearer K1")], "repeats"),
+        ([(b"x-api-key", b"K1"), (b"authorization", b"Basic Zm9vOmJhcg==")], "another kind"),
+        ([(b"authorization", b"Basic Zm9vOmJhcg==")], "must read 'Bearer"),
+        ([(b"authorization", b"Bearer")], "must read 'Bearer"),
+    ):
+        with pytest.raises(CredentialError, match=message):
+            presented_credential(headers)
+
+
+def test_malformed_settings_and_settings_not_allowed_are_told_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HOPGRAPH_ALLOWED_MODELS", raising=False)
+    monkeypatch.setenv("HOPGRAPH_MODEL", "builtin")
+    monkeypatch.delenv("HOPGRAPH_MAX_TURNS", raising=False)
+    malformed = ({"max_turns": "3"}, {"max_turns": 0}, {"mode": 2}, {"mode": "essay"}, {"profile": "slow"},
+                 {"tags": "x"}, {"containers": [""]}, {"model": 3}, {"colour": "red"})
+    for settings in malformed:
+        with pytest.raises(SettingError):
+            check_client_settings(settings)
+    for settings in ({"max_turns": 11}, {"model": "openai:gpt-4o"}, {"base_url": "http://x"}):
+        with pytest.raises(AccessError) as err:
+            check_client_settings(settings)
+        assert not isinstance(err.value, SettingError), settings
+
+
+def test_a_failed_exit_fails_the_served_run() -> None:
+    from langgraph.runtime import Runtime
+
+    from hopgraph.serving.settings import RunFailed, with_served_context
+
+    def decide(state: Any, runtime: Any) -> dict[str, Any]:
+        return {"exit_reason": state["pending_exit"] or "reported"}
+
+    served = with_served_context(decide)
+    runtime = Runtime(context=ServedContext())
+    config: Any = {"configurable": {}}
+    assert served({"pending_exit": "", "error": ""}, runtime, config) == {"exit_reason": "reported"}
+    for exit_reason in ("backend_error", "model_error"):
+        with pytest.raises(RunFailed, match=f"^{exit_reason}: the index is gone") as err:
+            served({"pending_exit": exit_reason, "error": "the index is gone"}, runtime, config)
+        assert isinstance(err.value, RuntimeError) and err.value.exit_reason == exit_reason
+
+
+def test_sizes_and_the_active_run_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    from hopgraph.serving.limits import ActiveRuns, LimitError, check_size, max_active_runs, startup_warning
+
+    for name in ("HOPGRAPH_MAX_ACTIVE_RUNS", "HOPGRAPH_MAX_METADATA_BYTES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("N_JOBS_PER_WORKER", "10")
+    assert max_active_runs() == 5 and startup_warning() is None
+    monkeypatch.setenv("N_JOBS_PER_WORKER", "1")
+    assert max_active_runs() == 1
+    assert "can keep every other waiting" in (startup_warning() or "")
+    check_size("metadata", {"note": "x" * 16_000})
+    with pytest.raises(LimitError, match="above this server's limit of 16384 .HOPGRAPH_MAX_METADATA_BYTES.") as err:
+        check_size("metadata", {"note": "x" * 17_000})
+    assert err.value.status == 413
+
+    monkeypatch.setenv("HOPGRAPH_MAX_ACTIVE_RUNS", "2")
+    known: dict[str, list[str]] = {"bob": ["r1"], "alice": []}
+
+    async def count(identity: str) -> list[str]:
+        await asyncio.sleep(0.01)  # the server's record is asked over a call that takes time
+        return list(known[identity])
+
+    async def burst() -> list[str]:
+        cap = ActiveRuns()
+        outcomes = await asyncio.gather(*[cap.admit("bob", f"new{i}", count) for i in range(5)],
+                                        cap.admit("alice", "a1", count), return_exceptions=True)
+        return ["ok" if o is None else f"{o.status}" for o in outcomes]  # type: ignore[union-attr]
+
+    # bob has one run; of five more sent at once, one is admitted; alice is not held by bob's count.
+    assert asyncio.run(burst()) == ["ok", "429", "429", "429", "429", "ok"]
+
+    from hopgraph.serving.limits import request_scope
+
+    async def one_after_another() -> None:
+        cap = ActiveRuns()
+        known["carol"] = []
+        for number in range(3):
+            # A run that is over before the next request: once its request has ended, it is not counted.
+            with request_scope():
+                await cap.admit("carol", f"c{number}", count)
+                await cap.admit("carol", f"c{number}b", count)
+                with pytest.raises(LimitError, match="already has 2 runs"):
+                    await cap.admit("carol", f"c{number}c", count)
+
+    asyncio.run(one_after_another())
+
+
+def test_the_server_knows_when_its_checkpointer_keeps_owners(monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from hopgraph.serving.owners import configured
+
+    for path, expected in (("./hopgraph/checkpoint.py:checkpointer", True),
+                           ("/deps/hopgraph/hopgraph/checkpoint.py:checkpointer", True),
+                           ("./my_saver.py:checkpointer", False)):
+        monkeypatch.setenv("LANGGRAPH_CHECKPOINTER", json.dumps({"path": path}))
+        assert configured() is expected, path
+    monkeypatch.delenv("LANGGRAPH_CHECKPOINTER")
+    assert not configured()

@@ -6,6 +6,7 @@
 Keys are never stored, only their SHA-256. A presented key is hashed and compared with every stored hash in
 constant time. The file is read again whenever its size or modification time changes, so adding or removing a
 key needs no restart; a file that stops parsing locks everyone out until it is fixed (it never opens the server).
+Ids starting with ``jwt:`` are refused: they are the identities of JWT bearer tokens.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 AUTH_FILE_ENV = "HOPGRAPH_AUTH_FILE"
+# Identities named by a JWT carry this prefix; the file's own ids may not, so the two never meet.
+JWT_ID_PREFIX = "jwt:"
 _HEX_SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -77,6 +80,8 @@ def parse_identities(data: Any) -> list[_Entry]:
         if not isinstance(ident, str) or not ident.strip():
             raise AuthFileError(f'{where} needs a non-empty string "id"')
         where = f"identity '{ident}'"
+        if ident.startswith(JWT_ID_PREFIX):
+            raise AuthFileError(f"{where}: ids starting with '{JWT_ID_PREFIX}' are kept for JWT bearer tokens")
         if ident in seen_ids:
             raise AuthFileError(f"{where} appears twice")
         seen_ids.add(ident)

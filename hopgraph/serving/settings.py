@@ -18,6 +18,14 @@ Operator ceilings (environment of the server):
 
 Answer mode offers ``run_python`` only where its sandbox isolates the code (``hopgraph.sandbox``), unless the
 operator sets HOPGRAPH_UNISOLATED_RUN_PYTHON=1 to offer it with the audit hook alone.
+
+Two kinds of refusal: a value that is not a valid value of its setting for anyone (wrong type, below 1, an
+unknown mode, profile or setting) raises ``SettingError`` (the server answers 422); a valid value this server or
+this caller may not use (an operator field, above a ceiling, a model not offered, a container not the caller's)
+raises ``AccessError`` (403).
+
+On the served graph a run whose model or index failed ends as a failed run (``RunFailed``, run status
+``error``, the message starting with the exit reason), never as a finished run carrying an error.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from langgraph.runtime import Runtime
 
 from hopgraph.access import run_containers
 from hopgraph.config import MODES, Context
-from hopgraph.errors import AccessError
+from hopgraph.errors import AccessError, RunFailedError
 from hopgraph.profiles import PROFILES
 from hopgraph.serving.bearer_tokens import PUBLIC_KEY_ENV, SECRET_ENV
 from hopgraph.serving.identities import auth_file_path
@@ -80,6 +88,19 @@ CEILINGS: dict[str, tuple[str, int]] = {
 }
 ALLOWED_MODELS_ENV = "HOPGRAPH_ALLOWED_MODELS"
 UNISOLATED_RUN_PYTHON_ENV = "HOPGRAPH_UNISOLATED_RUN_PYTHON"
+
+# Exits where a run could not do its work: on the served graph they end the run as failed.
+FAILED_EXITS = ("model_error", "backend_error")
+
+
+class RunFailed(RunFailedError, RuntimeError):
+    """A served run that could not do its work. A RuntimeError, so the server passes its message to the client
+    (it hides the message of exception types it does not know)."""
+
+
+class SettingError(AccessError):
+    """A run setting whose value is malformed for any caller (the server answers 422, naming the field)."""
+
 
 # Keys LangGraph itself may carry in a run's configurable (and so in its context); they are not settings.
 _LANGGRAPH_KEYS = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map", "run_id",
@@ -130,16 +151,17 @@ def run_python_offered() -> bool:
 
 def _names(key: str, value: Any) -> list[str]:
     if not isinstance(value, list) or any(not isinstance(v, str) or not v.strip() for v in value):
-        raise AccessError(f"'{key}' must be a list of non-empty names")
+        raise SettingError(f"'{key}' must be a list of non-empty names")
     return list(value)
 
 
 def check_client_settings(requested: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The settings a served run asked for, checked; raises AccessError naming the first offending field."""
+    """The settings a served run asked for, checked; raises AccessError (SettingError for a malformed value)
+    naming the first offending field."""
     if requested is None:
         return {}
     if not isinstance(requested, Mapping):
-        raise AccessError("the run's context must be a JSON object")
+        raise SettingError("the run's context must be a JSON object")
     keys = [key for key in requested if not _ignored(key)]
     # Operator fields first: a refusal names the endpoint or path a run tried to set, whatever else it set.
     for key in sorted(keys, key=lambda k: k not in OPERATOR_FIELDS):
@@ -147,7 +169,7 @@ def check_client_settings(requested: Mapping[str, Any] | None) -> dict[str, Any]
             raise AccessError(f"'{key}' is set by the server's operator, not by a run; "
                               f"a run may set: {', '.join(CLIENT_FIELDS)}")
         if key not in CLIENT_FIELDS:
-            raise AccessError(f"unknown setting '{key}'; a run may set: {', '.join(CLIENT_FIELDS)}")
+            raise SettingError(f"unknown setting '{key}'; a run may set: {', '.join(CLIENT_FIELDS)}")
     checked: dict[str, Any] = {}
     for key in keys:
         value = requested[key]
@@ -155,25 +177,28 @@ def check_client_settings(requested: Mapping[str, Any] | None) -> dict[str, Any]
             continue
         if key in CEILINGS:
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise AccessError(f"'{key}' must be a whole number of at least 1")
+                raise SettingError(f"'{key}' must be a whole number of at least 1, not {value!r}")
             top = ceiling(key)
             if value > top:
                 raise AccessError(f"'{key}' {value} is above this server's ceiling of {top} ({CEILINGS[key][0]})")
         elif key == "model":
+            if not isinstance(value, str):
+                raise SettingError(f"'model' must be a model spec (a string), not {value!r}")
             allowed = allowed_models()
             if value not in allowed:
                 raise AccessError(f"model '{value}' is not offered by this server; choose one of: {', '.join(allowed)}")
-        elif key == "mode" and value not in MODES:
-            raise AccessError(f"unknown mode '{value}'; use one of: {', '.join(MODES)}")
-        elif key == "profile" and value not in PROFILES:
-            raise AccessError(f"unknown profile '{value}'; use one of: {', '.join(PROFILES)}")
+        elif key == "mode" and (not isinstance(value, str) or value not in MODES):
+            raise SettingError(f"'mode': unknown mode {value!r}; use one of: {', '.join(MODES)}")
+        elif key == "profile" and (not isinstance(value, str) or value not in PROFILES):
+            raise SettingError(f"'profile': unknown profile {value!r}; use one of: {', '.join(PROFILES)}")
         elif key in ("containers", "tags"):
             value = _names(key, value)
         checked[key] = value
     return checked
 
 
-def _user_field(user: Any, name: str) -> Any:
+def user_field(user: Any, name: str) -> Any:
+    """A field of the authenticated user LangGraph hands a run (a dict, or its proxy object)."""
     if user is None:
         return None
     if isinstance(user, Mapping) or hasattr(user, "get"):
@@ -191,7 +216,7 @@ def permitted_containers(user: Any) -> list[str] | None:
     With an access file every request is authenticated, so a run without an identity never happens; if it
     does anyway (a run started by something other than a request), it gets nothing rather than everything.
     """
-    containers = _user_field(user, "containers")
+    containers = user_field(user, "containers")
     if containers is None:
         if access_control_configured():
             raise AccessError("this run has no authenticated identity, and the server requires one")
@@ -225,7 +250,13 @@ def with_served_context(node: Callable[[Any, Runtime[Context]], Any]) -> Callabl
     # Not functools.wraps: LangGraph reads the wrapper's own signature to know it wants the config.
     def served(state: Any, runtime: Runtime[Any], config: RunnableConfig) -> Any:
         user = (config.get("configurable") or {}).get("langgraph_auth_user")
-        return node(state, runtime.override(context=served_context(runtime.context, user)))
+        update = node(state, runtime.override(context=served_context(runtime.context, user)))
+        exit_reason = update.get("exit_reason") if isinstance(update, Mapping) else None
+        if exit_reason in FAILED_EXITS:
+            # The run ends as failed (status "error"), so a client cannot take it for a finished one.
+            error = update.get("error") or (state.get("error") if isinstance(state, Mapping) else None)
+            raise RunFailed(f"{exit_reason}: {error or 'the run could not do its work'}", exit_reason=str(exit_reason))
+        return update
 
     served.__name__ = served.__qualname__ = getattr(node, "__name__", "node")
     served.__doc__ = node.__doc__

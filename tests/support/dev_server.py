@@ -1,8 +1,14 @@
-"""Start `langgraph dev` on a free port with the repository's langgraph.json, and stop its whole process tree."""
+"""Start `langgraph dev` on a free port with the repository's langgraph.json, and stop its whole process tree.
+
+The server runs in a work directory of the test's own (a copy of langgraph.json with absolute paths, no `.env`):
+`langgraph dev` keeps its runtime state in `.langgraph_api/` under its working directory, and that must never be
+the repository (it would outlive the test and hand one test's threads to the next server started there).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -57,11 +63,29 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.wait(timeout=5)
 
 
-def _start(env: dict[str, str], log_path: Path, port: int) -> subprocess.Popen:
-    with open(log_path, "wb") as log:
+def workdir_config(workdir: Path) -> Path:
+    """A copy of the repository's langgraph.json in ``workdir``, its paths made absolute."""
+    config = json.loads((ROOT / "langgraph.json").read_text())
+    config.pop("env", None)  # a developer's .env must not reach a server under test
+    config["dependencies"] = [str(ROOT)]
+    config["graphs"] = {name: str(ROOT / path) for name, path in config["graphs"].items()}
+    if "checkpointer" in config:
+        config["checkpointer"]["path"] = str(ROOT / config["checkpointer"]["path"])
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / "langgraph.json"
+    path.write_text(json.dumps(config, indent=2))
+    return path
+
+
+def _start(env: dict[str, str], log_path: Path, port: int, workdir: Path | None = None,
+           args: tuple[str, ...] = ()) -> subprocess.Popen:
+    workdir = workdir or log_path.parent / f"langgraph-dev-{port}"
+    config = workdir_config(workdir)
+    with open(log_path, "ab") as log:
         return subprocess.Popen(
-            [langgraph_bin(), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT,
+            [langgraph_bin(), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1", "--port", str(port),
+             "--config", str(config), *args],
+            cwd=workdir,
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -69,34 +93,61 @@ def _start(env: dict[str, str], log_path: Path, port: int) -> subprocess.Popen:
         )
 
 
+def _wait_up(proc: subprocess.Popen, url: str, log_path: Path) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while True:
+        if proc.poll() is not None:
+            pytest.fail(f"langgraph dev exited ({proc.returncode}):\n{log_path.read_text()[-6000:]}")
+        try:
+            if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"langgraph dev not up after {STARTUP_TIMEOUT_S}s:\n{log_path.read_text()[-6000:]}")
+        time.sleep(0.5)
+
+
+class DevServer:
+    """One `langgraph dev` process tree, which a test may kill outright (SIGKILL) and start again."""
+
+    def __init__(self, env: dict[str, str], log_path: Path, workdir: Path, args: tuple[str, ...] = ()) -> None:
+        self.env, self.log_path, self.workdir, self.args = env, log_path, workdir, args
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> str:
+        self.proc = _start(self.env, self.log_path, self.port, self.workdir, self.args)
+        _wait_up(self.proc, self.url, self.log_path)
+        return self.url
+
+    def kill(self) -> None:
+        """SIGKILL to the whole tree, as a crash or an out-of-memory kill would end it."""
+        assert self.proc is not None
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=15)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            _stop(self.proc)
+
+
 @contextlib.contextmanager
-def dev_server(env: dict[str, str], log_path: Path) -> Iterator[str]:
+def dev_server(env: dict[str, str], log_path: Path, *, args: tuple[str, ...] = ()) -> Iterator[str]:
     """A running server's base URL; the test fails (never skips) if it does not come up."""
-    port = free_port()
-    proc = _start(env, log_path, port)
-    url = f"http://127.0.0.1:{port}"
+    server = DevServer(env, log_path, log_path.parent / "langgraph-dev", args)
     try:
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"langgraph dev exited ({proc.returncode}):\n{log_path.read_text()[-6000:]}")
-            try:
-                if httpx.get(f"{url}/ok", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"langgraph dev not up after {STARTUP_TIMEOUT_S}s:\n{log_path.read_text()[-6000:]}")
-            time.sleep(0.5)
-        yield url
+        yield server.start()
     finally:
-        _stop(proc)
+        server.stop()
 
 
 def start_fails(env: dict[str, str], log_path: Path, timeout_s: float = STARTUP_TIMEOUT_S) -> tuple[int, str]:
     """Start a server that must refuse to start: its exit code and log. Fails the test if it serves instead."""
     port = free_port()
-    proc = _start(env, log_path, port)
+    proc = _start(env, log_path, port, log_path.parent / "langgraph-dev")
     try:
         deadline = time.monotonic() + timeout_s
         while proc.poll() is None:
