@@ -21,6 +21,7 @@ from tests.support.openai_server import ScriptedOpenAI
 from tests.support.openai_steps import chat_text, chat_tool_calls
 
 BOB_DOCS = {"beta": ("Project Beta", "Project Beta was delivered late by the supplier Kessler.")}
+ALICE_DOCS = {"alpha": ("Project Alpha", "Project Alpha ships its first units in March.")}
 ESCAPE = '''import os; root = os.getcwd()
 class S(str):
     def startswith(self, *a, **k): return True
@@ -48,7 +49,7 @@ def _question(text: str) -> dict[str, object]:
 
 
 async def test_escape_code_from_a_served_model_reads_and_writes_nothing(tmp_path: Path) -> None:
-    index = make_container_index(str(tmp_path / "index"), {"bob-docs": BOB_DOCS})
+    index = make_container_index(str(tmp_path / "index"), {"bob-docs": BOB_DOCS, "alice-docs": ALICE_DOCS})
     keys = {who: secrets.token_urlsafe(24) for who in ("alice", "bob", "root")}
     auth_file = tmp_path / "identities.json"
     write_auth_file(auth_file, keys)
