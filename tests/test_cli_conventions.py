@@ -184,3 +184,31 @@ def test_a_model_that_never_answers_is_a_timeout_not_unreachable(demo_env: dict[
     [error] = [line for line in proc.stderr.splitlines() if line.startswith("error:")]
     assert f"the model at {srv.base_url} did not answer within 1 s" in error
     assert "could not be reached" not in error and "--model-timeout" in error
+
+
+def test_an_index_another_process_holds_is_refused_with_what_to_do(demo_env: dict[str, str]) -> None:  # noqa: F811
+    import time
+
+    index = Path(demo_env["HOPGRAPH_INDEX"])
+    holder = subprocess.Popen([sys.executable, "-m", "hopgraph.cli", "mcp"], env=demo_env, stdin=subprocess.PIPE,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while (index / "lock").read_text().strip() != str(holder.pid):  # the server has opened the index
+            assert holder.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        for args in (("search", "warranty"), ("list",), ("ask", QUESTION)):
+            proc = hopgraph(demo_env, *args)
+            assert proc.returncode == 2, args
+            assert proc.stderr.strip().splitlines()[-1] == (
+                f"error: index {index} is open in another process (pid {holder.pid}); an embedded index is open in "
+                "one process at a time: stop that one, use another --index, or a Qdrant server all can share "
+                "(--url, QDRANT_URL)"
+            ), args
+        # What a second server process on the index meets: every run ends with a backend error.
+        code = "from hopgraph import run; r = run('TS-40 warranty'); print(r['exit_reason'], r['reported_ids'])"
+        proc = subprocess.run([sys.executable, "-c", code], env=demo_env, capture_output=True, text=True, timeout=300)
+        assert proc.stdout.strip() == "backend_error []", proc.stderr
+    finally:
+        holder.kill()
+        holder.wait()
