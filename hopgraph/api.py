@@ -175,6 +175,33 @@ def delete_thread(thread_id: str, checkpointer: Any = None) -> None:
         _delete(saver, thread_id)
 
 
+def list_threads(checkpointer: Any = None) -> list[dict[str, Any]]:
+    """The stored conversations, the latest activity first: ``thread_id``, ``first_question``, ``questions`` (how
+    many were asked), ``last_activity`` (UTC, ISO 8601) and ``last_exit_reason``. Without a ``checkpointer``, the
+    default store's (``hopgraph.checkpoint``); threads a LangGraph server wrote are its callers' and not listed."""
+    from hopgraph.checkpoint import latest_checkpoints, open_checkpointer
+
+    with contextlib.ExitStack() as stack:
+        saver = checkpointer if checkpointer is not None else stack.enter_context(open_checkpointer())
+        threads = [_thread_summary(found) for found in latest_checkpoints(saver)]
+    return sorted(threads, key=lambda t: (t["last_activity"], t["thread_id"]), reverse=True)
+
+
+def _thread_summary(found: Any) -> dict[str, Any]:
+    from hopgraph.state import is_question
+
+    values = found.checkpoint.get("channel_values") or {}
+    questions = [m for m in values.get("messages") or [] if is_question(m)]
+    first = questions[0].content if questions else ""
+    return {
+        "thread_id": found.config["configurable"]["thread_id"],
+        "first_question": first if isinstance(first, str) else str(first),
+        "questions": len(questions),
+        "last_activity": str(found.checkpoint.get("ts") or ""),
+        "last_exit_reason": values.get("exit_reason"),
+    }
+
+
 def thread_state(thread_id: str, checkpointer: Any = None) -> dict[str, Any]:
     """The stored state of a conversation. Unknown ids raise InputError."""
     with _saver(checkpointer, thread_id) as saver:

@@ -6,9 +6,10 @@ their own schema (``HOPGRAPH_CHECKPOINT_SCHEMA``, default ``hopgraph``) so they 
 collide with the tables a LangGraph server keeps in the same database.
 
 ``checkpointer`` is the async factory named by ``checkpointer.path`` in langgraph.json;
-``open_checkpointer`` is the sync twin used by the CLI and the Python API. The async savers also keep each
-thread's owner beside its checkpoints (a ``thread_owners`` table, ``hopgraph.serving.owners``), which the served
-graph records and checks; local callers carry no identity, so for them it stays empty.
+``open_checkpointer`` is the sync twin used by the CLI and the Python API; ``latest_checkpoints`` lists the
+conversations a store holds. The async savers also keep each thread's owner beside its checkpoints (a
+``thread_owners`` table, ``hopgraph.serving.owners``), which the served graph records and checks; local callers
+carry no identity, so for them it stays empty.
 
 SQLite runs in WAL mode (LangGraph's savers set it) with ``synchronous=NORMAL``: a commit is not flushed to the
 disk one by one, which halves the cost of a step (two commits a step, each a flush otherwise). A killed process
@@ -19,6 +20,7 @@ crash may lose the last few steps of a thread, never the file's consistency.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import sqlite3
@@ -27,12 +29,16 @@ from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 
 DEFAULT_SCHEMA = "hopgraph"
 _SCHEMA_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 # Per connection, so set on every one opened (see the module docstring).
 SQLITE_SYNCHRONOUS = "PRAGMA synchronous=NORMAL"
+# The threads of a store, from the table both LangGraph savers keep (the root graph's checkpoints only).
+THREAD_IDS_SQL = "SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''"
+# Metadata a LangGraph server writes into the checkpoints of the runs it serves.
+SERVED_KEY = "assistant_id"
 
 
 def postgres_uri() -> str | None:
@@ -198,3 +204,36 @@ def delete_thread(saver: BaseCheckpointSaver, thread_id: str) -> None:
 
 def thread_exists(saver: BaseCheckpointSaver, thread_id: str) -> bool:
     return saver.get_tuple({"configurable": {"thread_id": thread_id}}) is not None
+
+
+def thread_ids(saver: BaseCheckpointSaver) -> list[str]:
+    """Every thread the store holds, sorted. SQLite and PostgreSQL are asked for the ids alone; any other saver
+    is walked checkpoint by checkpoint."""
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    if isinstance(saver, SqliteSaver):
+        ids = {str(row[0]) for row in saver.conn.execute(THREAD_IDS_SQL).fetchall()}
+    elif isinstance(saver, PostgresSaver):
+        from psycopg_pool import ConnectionPool
+
+        with contextlib.ExitStack() as stack:
+            conn = saver.conn
+            if isinstance(conn, ConnectionPool):
+                conn = stack.enter_context(conn.connection())
+            rows = conn.execute(THREAD_IDS_SQL).fetchall()
+        ids = {str(row["thread_id"] if isinstance(row, dict) else row[0]) for row in rows}
+    else:
+        ids = {str(t.config["configurable"]["thread_id"]) for t in saver.list(None)}
+    return sorted(ids)
+
+
+def latest_checkpoints(saver: BaseCheckpointSaver, *, served: bool = False) -> list[CheckpointTuple]:
+    """Each thread's latest checkpoint. Threads a LangGraph server wrote belong to its callers (who list them
+    through the server) and are left out unless ``served``."""
+    latest = []
+    for thread_id in thread_ids(saver):
+        found = saver.get_tuple({"configurable": {"thread_id": thread_id}})
+        if found is not None and (served or SERVED_KEY not in (found.metadata or {})):
+            latest.append(found)
+    return latest

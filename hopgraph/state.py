@@ -99,13 +99,13 @@ def question_position(messages: Sequence[BaseMessage]) -> int:
 MAX_QUESTION_CHARS = 20_000
 
 
-def check_question(question: Any) -> str:
+def check_question(question: Any, what: str = "question") -> str:
     """The rule every entry point applies to a question (``ask``, ``search``, the API, the graph): not empty,
-    not too long. Returns the question as given."""
+    not too long. Returns the question as given; errors call it ``what`` (``search`` takes a query)."""
     if not isinstance(question, str) or not question.strip():
-        raise InputError("the question is empty")
+        raise InputError(f"the {what} is empty")
     if len(question.strip()) > MAX_QUESTION_CHARS:
-        raise InputError(f"the question is too long ({len(question.strip())} characters; at most {MAX_QUESTION_CHARS})")
+        raise InputError(f"the {what} is too long ({len(question.strip())} characters; at most {MAX_QUESTION_CHARS})")
     return question
 
 

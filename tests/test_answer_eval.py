@@ -158,7 +158,7 @@ def test_cli_answer_mode_on_the_demo(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_cli_answer_mode_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = write_answers(tmp_path / "tiny")
     (folder / "queries.jsonl").write_text('{"_id": "q1", "text": "A question"}\n')
-    code = main(["eval", "--mode", "answer", "--data", str(folder), "--quiet", "--index", str(tmp_path / "idx")])
+    code = main(["eval", "--mode", "answer", "--data", str(folder), "--quiet", "--cache", str(tmp_path / "idx")])
     assert code != 0 and "carries an answer" in capsys.readouterr().err
     code = main(["eval", "--mode", "answer", "--data", "demo", "--rerank", "http:x", "--quiet"])
     assert code != 0 and "--mode ids only" in capsys.readouterr().err

@@ -153,12 +153,12 @@ def test_search_fuses_hybrid_lists_as_asked(demo_env: dict[str, str]) -> None:
     assert "Traceback" not in bad.stderr
 
 
-@pytest.mark.parametrize("question", ["", "   "])
-def test_search_and_ask_refuse_an_empty_question_alike(demo_env: dict[str, str], question: str) -> None:
-    for command in ("ask", "search"):
-        proc = hopgraph(demo_env, command, question)
+@pytest.mark.parametrize("text", ["", "   "])
+def test_search_and_ask_refuse_empty_input_by_its_name(demo_env: dict[str, str], text: str) -> None:
+    for command, name in (("ask", "question"), ("search", "query")):
+        proc = hopgraph(demo_env, command, text)
         assert proc.returncode == 2, (command, proc.stdout)
-        assert proc.stderr == "error: the question is empty\n" and proc.stdout == "", (command, proc)
+        assert proc.stderr == f"error: the {name} is empty\n" and proc.stdout == "", (command, proc)
 
 
 def test_list_shows_the_containers_then_a_containers_documents(demo_env: dict[str, str]) -> None:

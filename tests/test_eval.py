@@ -140,18 +140,22 @@ def test_evaluate_on_a_given_backend(tmp_path: Path) -> None:
 
 def test_cli_builds_then_reuses_the_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = write_beir(tmp_path / "tiny")
-    args = ["eval", "--data", str(folder), "--index", str(tmp_path / "idx"), "--out", str(tmp_path / "out"),
+    args = ["eval", "--data", str(folder), "--cache", str(tmp_path / "idx"), "--out", str(tmp_path / "out"),
             "--quiet", "--limit", "2"]
     assert main(args) == 0
     first = json.loads((tmp_path / "out" / "results.json").read_text())
     assert first["index"]["reused"] is False and first["index"]["documents"] == 6
+    assert first["index"]["path"].startswith(str(tmp_path / "idx"))
     assert first["queries"] == 2
-    printed = capsys.readouterr().out
-    assert "| `builtin` |" in printed and "| `hybrid` |" in printed
+    captured = capsys.readouterr()
+    assert "| `builtin` |" in captured.out and "| `hybrid` |" in captured.out
+    assert "deprecated" not in captured.err
     from hopgraph.index.factory import close_all
 
     close_all()
-    assert main(args) == 0
+    # --index, the option's old name, still works, and says what to use instead.
+    assert main([("--index" if a == "--cache" else a) for a in args]) == 0
+    assert "warning: hopgraph eval --index is deprecated" in capsys.readouterr().err
     second = json.loads((tmp_path / "out" / "results.json").read_text())
     assert second["index"]["reused"] is True
     assert second["systems"]["builtin"] == {**second["systems"]["builtin"], **{
@@ -170,4 +174,10 @@ def test_cli_reports_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["eval", "--data", str(tmp_path / "nope"), "--quiet"]) == 2
     assert "error:" in capsys.readouterr().err
     folder = write_beir(tmp_path / "tiny")
-    assert main(["eval", "--data", str(folder), "--runs", "0", "--quiet", "--index", str(tmp_path / "i")]) == 2
+    assert main(["eval", "--data", str(folder), "--runs", "0", "--quiet", "--cache", str(tmp_path / "i")]) == 2
+    assert "--runs" in capsys.readouterr().err
+    # The old name and the new one at once: which one was meant is not guessed.
+    both = ["eval", "--data", str(folder), "--quiet", "--cache", str(tmp_path / "a"), "--index", str(tmp_path / "b")]
+    assert main(both) == 2
+    assert "error: --index is the old name of --cache: give only --cache" in capsys.readouterr().err
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()

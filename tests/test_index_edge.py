@@ -69,8 +69,9 @@ def test_second_process_gets_a_clear_lock_error(tmp_path: Path) -> None:
         out, err = probe.communicate(timeout=60)
         assert err == ""  # no traceback
         assert out.strip() == (
-            f"index {tmp_path / 'idx'} is open in another process (pid {holder.pid}); "
-            "stop it or use a different --index"
+            f"index {tmp_path / 'idx'} is open in another process (pid {holder.pid}); an embedded index is open in "
+            "one process at a time: stop that one, use another --index, or a Qdrant server all can share (--url, "
+            "QDRANT_URL)"
         )
     finally:
         holder.kill()

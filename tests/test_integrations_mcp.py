@@ -93,7 +93,15 @@ async def check_tools(client: Client) -> None:
     for tool in tools.values():
         # No tool lets the client name a container, a tag or any other setting.
         assert not {"container", "containers", "tag", "tags", "index", "model"} & set(tool.input_schema["properties"])
-        assert tool.output_schema is not None
+        assert tool.output_schema is not None and tool.output_schema["type"] == "object"
+    # ask publishes one schema per mode, each with only its own fields.
+    ask_schema = tools["ask"].output_schema
+    assert ask_schema is not None
+    arms = [ask_schema["$defs"][ref["$ref"].rsplit("/", 1)[-1]] for ref in ask_schema["oneOf"]]
+    assert {arm["properties"]["mode"]["const"]: set(arm["required"]) for arm in arms} == {
+        "ids": {"mode", "found", "exit_reason", "documents"},
+        "answer": {"mode", "found", "exit_reason", "answer", "citations"},
+    }
 
     hits = structured(await client.call_tool("search", {"query": "delay penalty per week", "limit": 2}))["results"]
     assert hits[0]["id"] == "nordlicht" and hits[0]["page"] == 2 and hits[0]["snippet"] == PENALTY
@@ -108,13 +116,17 @@ async def check_tools(client: Client) -> None:
     assert "No document with id 'bonus'" in error_text(await client.call_tool("read", {"id": "bonus"}))
 
     ids = structured(await client.call_tool("ask", {"question": QUESTION}))
-    assert ids["mode"] == "ids" and ids["documents"][0] == {
+    # Each mode has its own result: ranked documents, or an answer with its citations; `found` in both.
+    assert set(ids) == {"mode", "found", "exit_reason", "documents"}
+    assert ids["mode"] == "ids" and ids["found"] is True and ids["documents"][0] == {
         "id": "nordlicht",
         "title": "Supply Agreement - Nordlicht Components",
         "snippet": PENALTY,
     }
     answered = await client.call_tool("ask", {"question": QUESTION, "mode": "answer"})
     answer = structured(answered)
+    assert set(answer) == {"mode", "found", "exit_reason", "answer", "citations"}
+    assert answer["mode"] == "answer" and answer["found"] is True
     assert "1.5 percent" in answer["answer"] and "[1]" in answer["answer"]
     assert answer["citations"][0] == {
         "number": 1,
@@ -128,6 +140,15 @@ async def check_tools(client: Client) -> None:
     # The text a client shows is the answer with its sources.
     assert answered.content[0].text.startswith(answer["answer"])  # type: ignore[union-attr]
     assert "Sources:\n[1] Supply Agreement - Nordlicht Components, page 2" in answered.content[0].text  # type: ignore[union-attr]
+
+    # A question nothing in the documents supports: found is false in both modes, and nothing is listed.
+    for question in ("zzzz qqqq", "?"):
+        nothing = await client.call_tool("ask", {"question": question})
+        assert structured(nothing) == {"mode": "ids", "found": False, "exit_reason": "reported", "documents": []}
+        assert nothing.content[0].text == "No relevant documents were found."  # type: ignore[union-attr]
+        unanswered = structured(await client.call_tool("ask", {"question": question, "mode": "answer"}))
+        assert unanswered["found"] is False and unanswered["citations"] == []
+        assert unanswered["answer"].startswith("Not found in the documents")
 
     read = structured(await client.call_tool("read", {"id": "nordlicht"}))
     assert read["text"] == whole_text("legal", "nordlicht") and read["next_offset"] is None
@@ -208,6 +229,21 @@ async def test_a_dead_index_or_model_is_a_tool_error(index: str) -> None:
         message = error_text(await client.call_tool("ask", {"question": QUESTION}))
         assert "model_error" in message and "could not be reached" in message
         assert structured(await client.call_tool("search", {"query": "penalty", "limit": 1}))["results"]
+
+
+async def test_a_model_that_never_answers_is_a_timeout_within_model_timeout(index: str) -> None:
+    from tests.support.openai_server import ScriptedOpenAI
+    from tests.support.openai_steps import silent
+
+    with ScriptedOpenAI() as srv:
+        srv.chat(silent(), silent())
+        args = ("--index", index, "--container", "legal", "--model", "openai:m", "--base-url", srv.base_url)
+        async with stdio_client(*args, "--model-timeout", "1") as client:
+            started = time.monotonic()
+            message = error_text(await client.call_tool("ask", {"question": QUESTION}))
+            elapsed = time.monotonic() - started
+    assert f"the model at {srv.base_url} did not answer within 1 s" in message, message
+    assert elapsed < 30, elapsed  # the default would wait 240 s
 
 
 def test_without_the_mcp_sdk_the_command_names_the_install(

@@ -181,3 +181,20 @@ def test_real_graph_thread_continues_across_processes(pg, tmp_path):
     _run("import sys; from hopgraph.api import delete_thread; delete_thread(sys.argv[1]); print('ok')", tid)
     for table in ("checkpoints", "checkpoint_writes", "checkpoint_blobs"):
         assert count_rows(uri, schema, table, tid) == 0, table
+
+
+def test_threads_are_listed_from_postgres(pg):
+    from hopgraph.api import list_threads, run
+    from hopgraph.index.memory import MemoryBackend
+
+    backend = MemoryBackend()
+    backend.add_text("norvik", "Norvik profile", "Norvik is a steel supplier based in Bergen.")
+    assert list_threads() == []
+    first, second = f"t-{uuid.uuid4().hex}", f"t-{uuid.uuid4().hex}"
+    run("Where is Norvik based?", backend=backend, model="builtin", thread_id=first)
+    run("And since when?", backend=backend, model="builtin", thread_id=first)
+    run("Who supplies steel?", backend=backend, model="builtin", thread_id=second)
+    listed = list_threads()
+    assert [t["thread_id"] for t in listed] == [second, first]
+    assert [(t["first_question"], t["questions"]) for t in listed] == [("Who supplies steel?", 1),
+                                                                      ("Where is Norvik based?", 2)]

@@ -57,6 +57,22 @@ def positive_seconds(text: str) -> float:
     return seconds
 
 
+def positive_int(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return number
+
+
+def add_embedder_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--embedder", metavar="SPEC",
+                        help="the embedder the index was built with (default HOPGRAPH_EMBEDDER, else the one an "
+                             "embedded index records, else minilm)")
+
+
 def add_model_timeout_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model-timeout", type=positive_seconds, metavar="SECONDS",

@@ -8,7 +8,13 @@ import os
 import sys
 from typing import Any
 
-from hopgraph.commands._common import add_index_options, add_model_timeout_option, scope_settings
+from hopgraph.commands._common import (
+    add_embedder_option,
+    add_index_options,
+    add_model_timeout_option,
+    positive_int,
+    scope_settings,
+)
 from hopgraph.config import Context
 
 # Runs that ended because something outside the loop failed, not because retrieval finished.
@@ -17,15 +23,18 @@ FAILED_EXITS = ("model_error", "backend_error")
 
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser("ask", help="ask a question")
-    parser.add_argument("question")
+    parser.add_argument("question", help="the question, in natural language")
     add_index_options(parser)
+    add_embedder_option(parser)
     parser.add_argument("--thread", metavar="ID", help="continue (or start) a conversation thread")
     parser.add_argument("--model", metavar="SPEC", help="builtin, sid-1, openai:<model>, openai-responses:<model>")
     parser.add_argument("--base-url", metavar="URL", help="model endpoint override")
     add_model_timeout_option(parser)
-    parser.add_argument("--mode", choices=("ids", "answer"), default="ids")
+    parser.add_argument("--mode", choices=("ids", "answer"), default="ids",
+                        help="ids: the ranked documents (default); answer: an answer that cites its sources")
     parser.add_argument("--profile", choices=("fast", "thorough"), help="answer effort (remembered per thread)")
-    parser.add_argument("--max-turns", type=int, default=10)
+    parser.add_argument("--max-turns", type=positive_int, default=10, metavar="N",
+                        help="the most rounds of searching before the run reports what it has (default 10)")
     parser.add_argument("--json", action="store_true", help="print the result object as JSON, nothing else")
     parser.set_defaults(func=run)
 
@@ -72,6 +81,7 @@ def _short_args(args: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from hopgraph.api import run as run_question
+    from hopgraph.index.factory import open_for_reading
     from hopgraph.models import parse_spec
     from hopgraph.runtime import get_backend, get_scope
     from hopgraph.state import check_question
@@ -79,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
     context = context_from_args(args)
     check_question(args.question)
     parse_spec(context.model)
+    if args.embedder:
+        # Opened here with the embedder asked for; the run's own opening finds it open (one per location).
+        url = context.qdrant_url
+        open_for_reading(index_dir=None if url else context.index_dir(), url=url, embedder=args.embedder)
     # A missing or empty index (or containers) is reported before any model call is paid for.
     get_backend(context, get_scope(context))
     result = run_question(args.question, context=context, thread_id=args.thread)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from hopgraph.commands._common import add_location_options
+from hopgraph.commands._common import add_embedder_option, add_location_options
 
 
 def add_parser(sub: Any) -> None:
@@ -14,7 +14,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--doc", required=True, metavar="ID", help="document id (as shown by search)")
     parser.add_argument("--container", metavar="NAME", help="only in this container (default: every container)")
     add_location_options(parser)
-    parser.add_argument("--embedder", metavar="SPEC", help="the embedder the index was built with (default minilm)")
+    add_embedder_option(parser)
     parser.set_defaults(func=run)
 
 

@@ -22,7 +22,8 @@ def add_parser(sub: Any) -> None:
                         help="index directory to keep the demo in (default: HOPGRAPH_INDEX or per-user)")
     parser.add_argument("--model", metavar="SPEC", help="model spec (default: HOPGRAPH_MODEL or builtin)")
     add_model_timeout_option(parser)
-    parser.add_argument("--mode", choices=("ids", "answer", "both"), default="both")
+    parser.add_argument("--mode", choices=("ids", "answer", "both"), default="both",
+                        help="ids: ranked documents; answer: cited answers; both (default): each question both ways")
     parser.add_argument("--json", action="store_true", help="print one JSON object per question")
     parser.set_defaults(func=run)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,10 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--out", metavar="DIR", help="where results.json, results.md and results.png go "
                                                      "(default eval-out/<dataset>)")
     parser.add_argument("--runs", type=int, default=1, metavar="N", help="runs per query, fused by RRF (default 1)")
-    parser.add_argument("--index", metavar="DIR", help="root of the cached evaluation indexes "
-                                                       "(default ~/.cache/hopgraph/eval-index)")
+    parser.add_argument("--cache", metavar="DIR", help="where the evaluation indexes are cached, one per corpus and "
+                                                       "embedder (default ~/.cache/hopgraph/eval-index)")
+    # The old name of --cache: every other command's --index names one index, not a folder of them.
+    parser.add_argument("--index", dest="old_index", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--embedder", metavar="SPEC", help="embedder spec (default HOPGRAPH_EMBEDDER or minilm)")
     parser.add_argument("--depth", type=int, default=10, metavar="K", help="baseline result depth (default 10)")
     parser.add_argument("--max-turns", type=int, metavar="N", help="turn cap of the graph runs")
@@ -42,6 +45,17 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--rerank", metavar="SPEC",
                         help="also run with this reranker (fastembed:<model> or http:<url>) to compare")
     parser.set_defaults(func=run)
+
+
+def cache_root(args: argparse.Namespace) -> str | None:
+    """--cache, or the deprecated --index with a warning (both at once is a mistake worth naming)."""
+    if args.old_index is None:
+        return args.cache
+    if args.cache is not None:
+        raise EvalError("--index is the old name of --cache: give only --cache")
+    print("warning: hopgraph eval --index is deprecated and will be removed; use --cache DIR (the folder the "
+          "evaluation indexes are cached in)", file=sys.stderr)
+    return str(args.old_index)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or str(Path("eval-out") / Path(args.data).expanduser().resolve().name)
     opts = EvalOptions(
         data=args.data, queries=args.queries, qrels=args.qrels, model=model, limit=args.limit, out=out, runs=args.runs,
-        index=args.index, embedder=args.embedder, depth=args.depth, progress=not args.quiet,
+        index=cache_root(args), embedder=args.embedder, depth=args.depth, progress=not args.quiet,
         max_turns=args.max_turns, rerank=args.rerank,
     )
     results = evaluate(opts)
@@ -80,7 +94,7 @@ def _run_answers(args: argparse.Namespace) -> int:
     name = "demo" if args.data == "demo" else Path(args.data).expanduser().resolve().name
     out = args.out or str(Path("eval-out") / f"{name}-answers")
     opts = AnswerEvalOptions(data=args.data, queries=args.queries, qrels=args.qrels, model=model, limit=args.limit,
-                             out=out, index=args.index, embedder=args.embedder, progress=not args.quiet,
+                             out=out, index=cache_root(args), embedder=args.embedder, progress=not args.quiet,
                              max_turns=args.max_turns)
     print(answer_markdown(evaluate_answers(opts)))
     print(f"results in {out}/ (results.json, results.md, results.png, per_query.jsonl)")

@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from hopgraph.commands._common import add_location_options, server_url
+from hopgraph.commands._common import add_embedder_option, add_location_options, server_url
 
 
 def add_parser(sub: Any) -> None:
@@ -15,7 +15,7 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--container", action="append", metavar="NAME",
                         help="list this container's documents (repeatable; default: list the containers)")
     add_location_options(parser)
-    parser.add_argument("--embedder", metavar="SPEC", help="the embedder the index was built with (default minilm)")
+    add_embedder_option(parser)
     parser.add_argument("--json", action="store_true", help="print only JSON")
     parser.set_defaults(func=run)
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from hopgraph.commands._common import add_index_options, scope_settings
+from hopgraph.commands._common import add_index_options, add_model_timeout_option, scope_settings
 from hopgraph.config import Context
 
 
@@ -20,6 +20,7 @@ def add_parser(sub: Any) -> None:
     add_index_options(parser)
     parser.add_argument("--model", metavar="SPEC", help="builtin, sid-1, openai:<model>, openai-responses:<model>")
     parser.add_argument("--base-url", metavar="URL", help="model endpoint override")
+    add_model_timeout_option(parser)
     parser.add_argument(
         "--http",
         type=int,
@@ -30,7 +31,10 @@ def add_parser(sub: Any) -> None:
 
 
 def context_from_args(args: argparse.Namespace) -> Context:
-    return Context(**scope_settings(args))
+    settings = scope_settings(args)
+    if args.model_timeout:
+        settings["model_timeout_s"] = args.model_timeout
+    return Context(**settings)
 
 
 def run(args: argparse.Namespace) -> int:

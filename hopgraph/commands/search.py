@@ -7,25 +7,26 @@ import json
 import sys
 from typing import Any
 
-from hopgraph.commands._common import add_location_options, server_url
+from hopgraph.commands._common import add_embedder_option, add_location_options, positive_int, server_url
 from hopgraph.config import DEFAULT_CONTAINER
 from hopgraph.index.fusion import FUSIONS
 
 
 def add_parser(sub: Any) -> None:
     parser = sub.add_parser("search", help="search the index once (no agent loop)")
-    parser.add_argument("query")
+    parser.add_argument("query", help="what to look for")
     parser.add_argument("--mode", choices=("hybrid", "text", "dense"), default="hybrid",
                         help="hybrid (dense + BM25, default), text (BM25; \"phrase\" and -term work) or dense")
     parser.add_argument("--fusion", choices=FUSIONS,
                         help="how --mode hybrid merges its dense and BM25 lists: dbsf (distribution-based score "
                              "fusion) or rrf (reciprocal rank fusion); default HOPGRAPH_FUSION, else dbsf")
-    parser.add_argument("--limit", type=int, default=10, metavar="N")
+    parser.add_argument("--limit", type=positive_int, default=10, metavar="N",
+                        help="how many documents to show, best first (default 10)")
     add_location_options(parser)
     parser.add_argument("--container", action="append", metavar="NAME",
                         help=f"container to search (repeatable; default {DEFAULT_CONTAINER})")
     parser.add_argument("--tag", action="append", default=[], metavar="TAG", help="only documents with this tag")
-    parser.add_argument("--embedder", metavar="SPEC", help="the embedder the index was built with (default minilm)")
+    add_embedder_option(parser)
     parser.add_argument("--json", action="store_true", help="print only a JSON list of hits")
     parser.set_defaults(func=run)
 
@@ -35,11 +36,8 @@ def run(args: argparse.Namespace) -> int:
     from hopgraph.index.factory import open_for_reading
     from hopgraph.state import check_question
 
-    if args.limit < 1:
-        print("error: --limit must be at least 1", file=sys.stderr)
-        return 2
-    # The same rule as ask: an empty question is refused, not answered with "no results".
-    check_question(args.query)
+    # The same rule as ask: an empty query is refused, not answered with "no results".
+    check_question(args.query, "query")
     try:
         scope = Scope(tuple(args.container or [DEFAULT_CONTAINER]), tuple(args.tag))
     except ScopeError as exc:

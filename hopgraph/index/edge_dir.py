@@ -40,7 +40,8 @@ def lock_dir(path: Path) -> int:
                     "to share one instance"
                 ) from None
             raise IndexLockedError(
-                f"index {path} is open in another process (pid {holder}); stop it or use a different --index"
+                f"index {path} is open in another process (pid {holder}); an embedded index is open in one process "
+                "at a time: stop that one, use another --index, or a Qdrant server all can share (--url, QDRANT_URL)"
             ) from None
         raise BackendError(f"cannot lock index {path}: {exc}") from exc
     os.ftruncate(fd, 0)

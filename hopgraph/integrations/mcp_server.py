@@ -3,7 +3,8 @@
 Owns the three tools an MCP client sees and their input and output schemas:
 
 - ``search``: one retrieval (hybrid, text or dense), one best chunk per document, best first;
-- ``ask``: the agentic loop; ranked ids with titles (``ids``), or the cited answer with its citations (``answer``);
+- ``ask``: the agentic loop; ranked ids with titles (``ids``), or the cited answer with its citations (``answer``),
+  each mode with its own result schema and a ``found`` flag;
 - ``read``: a document by id, in pages of characters.
 
 What may be searched (index, containers, tags) and the model come from the server's own command line, in the
@@ -14,12 +15,12 @@ them. Bad arguments and failures come back as MCP tool errors (``isError``) with
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from hopgraph import __version__
 from hopgraph.config import Context
@@ -71,12 +72,26 @@ class CitationOut(BaseModel):
     link: str = ""
 
 
-class AskResult(BaseModel):
-    mode: str
+class IdsAskResult(BaseModel):
+    mode: Literal["ids"]
+    found: bool = Field(description="whether any document was reported; false when nothing supports the question")
     exit_reason: str
-    documents: list[FoundDocument] = Field(default_factory=list, description="ids mode: the documents, best first")
-    answer: str = Field(default="", description="answer mode: the answer, citing sources as [1], [2]")
-    citations: list[CitationOut] = Field(default_factory=list, description="answer mode: what [n] refers to")
+    documents: list[FoundDocument] = Field(description="the documents, best first")
+
+
+class AnswerAskResult(BaseModel):
+    mode: Literal["answer"]
+    found: bool = Field(description="whether the answer cites a document; false for 'Not found in the documents'")
+    exit_reason: str
+    answer: str = Field(description="the answer, citing sources as [1], [2]")
+    citations: list[CitationOut] = Field(description="what [n] refers to")
+
+
+class AskResult(RootModel[Annotated[IdsAskResult | AnswerAskResult, Field(discriminator="mode")]]):
+    """One schema per mode, told apart by ``mode``. The root is declared an object, as MCP wants of an output schema
+    (each of the two is one)."""
+
+    model_config = ConfigDict(json_schema_extra={"type": "object"})
 
 
 class ReadResult(BaseModel):
@@ -96,24 +111,24 @@ def _failure(exc: Exception) -> ToolError:
     return ToolError(str(exc))
 
 
-def _ask_result(outcome: Outcome, mode: str) -> AskResult:
+def _ask_result(outcome: Outcome, mode: str) -> dict[str, Any]:
     result = outcome.result
+    exit_reason = str(result.get("exit_reason", ""))
+    answer: IdsAskResult | AnswerAskResult
     if mode == "answer":
         citations = [
             CitationOut(**{k: c.get(k) for k in CitationOut.model_fields if c.get(k) is not None})
             for c in result.get("citations") or []
         ]
-        return AskResult(
-            mode=mode,
-            exit_reason=str(result.get("exit_reason", "")),
-            answer=str(result.get("answer") or ""),
-            citations=citations,
-        )
-    documents = [
-        FoundDocument(id=doc, title=outcome.title(doc), snippet=snippet(outcome.passages.get(doc, [""])[0]))
-        for doc in outcome.reported_ids
-    ]
-    return AskResult(mode=mode, exit_reason=str(result.get("exit_reason", "")), documents=documents)
+        answer = AnswerAskResult(mode="answer", found=bool(citations), exit_reason=exit_reason,
+                                 answer=str(result.get("answer") or ""), citations=citations)
+    else:
+        documents = [
+            FoundDocument(id=doc, title=outcome.title(doc), snippet=snippet(outcome.passages.get(doc, [""])[0]))
+            for doc in outcome.reported_ids
+        ]
+        answer = IdsAskResult(mode="ids", found=bool(documents), exit_reason=exit_reason, documents=documents)
+    return answer.model_dump(mode="json")
 
 
 def build_server(context: Context) -> MCPServer:
@@ -165,16 +180,18 @@ def build_server(context: Context) -> MCPServer:
             Field(description="ids: the relevant documents, best first; answer: an answer citing its sources"),
         ] = "ids",
     ) -> Annotated[CallToolResult, AskResult]:
-        """Answer a question with a multi-round search: the relevant documents, or an answer with citations."""
+        """Answer a question with a multi-round search: the relevant documents, or an answer with citations.
+
+        The result's ``mode`` says which of the two it is; ``found`` is false when nothing in the documents
+        supports the question (no document reported, or an answer without sources)."""
         try:
             text = require_str({"question": question}, "question", max_chars=20_000)
             outcome = run_question(text, replace(context, mode=mode))
         except (ToolArgError, BackendError, HopgraphError, ScopeError) as exc:
             raise _failure(exc) from exc
-        answer = _ask_result(outcome, mode)
         return CallToolResult(
             content=[TextContent(type="text", text=result_text(outcome, mode))],
-            structured_content=answer.model_dump(mode="json"),
+            structured_content=_ask_result(outcome, mode),
         )
 
     @server.tool(annotations=READ_ONLY)

@@ -13,6 +13,7 @@ from hopgraph.config import Context
 from hopgraph.conversation import prompt_history
 from hopgraph.formatting import budget_notice
 from hopgraph.models import bind_tools, invoke_model, make_chat_model
+from hopgraph.models.retry import ModelTimeoutError
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import system_prompt
 from hopgraph.state import NEXT_ROUND, State
@@ -25,6 +26,10 @@ log = logging.getLogger("hopgraph")
 def _describe_model_error(exc: Exception, context: Context) -> str:
     name = type(exc).__name__
     where = f" at {context.base_url}" if context.base_url else ""
+    if isinstance(exc, ModelTimeoutError) or isinstance(exc.__cause__, ModelTimeoutError):
+        # The server was reached (a failed connect is the branch below): slow, overloaded or stuck.
+        return (f"the model{where} did not answer within {context.model_timeout_s:g} s ({exc}); allow more time"
+                f" (--model-timeout, HOPGRAPH_MODEL_TIMEOUT) or check the server")
     if "Connection" in name or "Timeout" in name:
         return (f"the model{where} could not be reached ({name}: {exc}); check the URL and that the server runs"
                 f" (time allowed per model call: {context.model_timeout_s:g} s, --model-timeout)")

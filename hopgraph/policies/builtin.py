@@ -1,4 +1,9 @@
-"""``builtin``: the offline, deterministic policy for ids mode (no model, only index calls)."""
+"""``builtin``: the offline, deterministic policy for ids mode (no model, only index calls).
+
+It reports nothing when nothing supports the question: when the question's own BM25 search, in the first round,
+finds no document (no document in reach holds any of its words, or it has none, like "?"). The hybrid search of
+that round still lists the nearest dense neighbours, but nearest is not near: see docs/benchmarks.md.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage
 from pydantic import PrivateAttr
 
+from hopgraph.index.common import parse_text_query
 from hopgraph.policies.base import Decision, ScriptedPolicy
 from hopgraph.policies.hops import HopPlanner, Knobs
 from hopgraph.policies.transcript import Transcript, read_transcript
@@ -46,6 +52,8 @@ class BuiltinPolicy(ScriptedPolicy):
         if _failed_reports(transcript) >= 2:
             # The loop keeps refusing the report (e.g. the index cannot be opened): stop calling tools.
             return Decision(text="The documents could not be reported.")
+        if _nothing_supports(transcript):
+            return Decision(calls=[("report_helpful_ids", {"ids": []})])
         state, plan = self._planner.replay(transcript)
         if plan:
             return Decision(calls=[(p.name, dict(p.args)) for p in plan])
@@ -63,8 +71,23 @@ class BuiltinPolicy(ScriptedPolicy):
             return None
         if any(c.name == "report_helpful_ids" for c in transcript.rounds[-1]):
             return None
+        if _nothing_supports(transcript):
+            return []
         state, plan = self._planner.replay(transcript)
         return None if plan else self._planner.report(state)
+
+
+def _nothing_supports(transcript: Transcript) -> bool:
+    """Did the first round's BM25 search of the question come back empty (and not failed)?
+
+    Not when the question holds "a phrase" or a -word: BM25 search takes those as filters, so finding nothing
+    says less than that no document holds its words."""
+    parsed = parse_text_query(transcript.question)
+    if parsed.phrases or parsed.excluded:
+        return False
+    first = transcript.rounds[0] if transcript.rounds else []
+    lexical = [c for c in first if c.name == "text_search"]
+    return bool(lexical) and all(not c.docs and c.error is None for c in lexical)
 
 
 def _failed_reports(transcript: Transcript) -> int:
