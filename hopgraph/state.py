@@ -132,8 +132,8 @@ def last_ai_message(messages: Sequence[BaseMessage]) -> AIMessage | None:
 def thread_subject(messages: Sequence[BaseMessage]) -> str:
     """What the thread's earlier turns were about, when the current question is a follow-up that names
     nothing itself ("And the renewal clause?"); '' otherwise. For the query-rewrite safety net."""
-    from hopgraph.policies.answer_evidence import earlier_turns
-    from hopgraph.policies.answer_thread import thread_subject as subject_of
+    from hopgraph.policies.answer.evidence import earlier_turns
+    from hopgraph.policies.answer.thread import thread_subject as subject_of
     from hopgraph.tools.rewrite_query import is_follow_up
 
     position = question_position(messages)

@@ -11,9 +11,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from hopgraph import Context, run
 from hopgraph.index.memory import MemoryBackend
-from hopgraph.policies import support
-from hopgraph.policies.builtin import BuiltinPolicy
-from hopgraph.policies.hops import HopPlanner, Knobs, State
+from hopgraph.policies.ids import support
+from hopgraph.policies.ids.builtin import BuiltinPolicy
+from hopgraph.policies.ids.hops import HopPlanner, Knobs, State
 from hopgraph.policies.text import base_title, entity_spans
 from hopgraph.policies.transcript import read_transcript
 from tests.scripted import ScriptedChatModel, call, calls

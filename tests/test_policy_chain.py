@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hopgraph.policies import support
-from hopgraph.policies.hops import HopPlanner, Knobs, State
-from hopgraph.policies.ids_state import Edge, Planned
+from hopgraph.policies.ids import support
+from hopgraph.policies.ids.hops import HopPlanner, Knobs, State
+from hopgraph.policies.ids.state import Edge, Planned
 from hopgraph.policies.text import name_parts
 from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 from tests.support.policy_state import planner_state

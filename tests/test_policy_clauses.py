@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from hopgraph.policies import hops_ranking, support
-from hopgraph.policies.hops import HopPlanner, Knobs, State
-from hopgraph.policies.ids_clauses import clauses, next_clause
-from hopgraph.policies.ids_state import Edge
+from hopgraph.policies.ids import hops_ranking, support
+from hopgraph.policies.ids.clauses import clauses, next_clause
+from hopgraph.policies.ids.hops import HopPlanner, Knobs, State
+from hopgraph.policies.ids.state import Edge
 from tests.support.policy_state import planner_state
 
 PUBLIX = ("How many Publix stores are in the state that borders the east of the state where Hello Love's performer "

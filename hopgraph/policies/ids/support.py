@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from hopgraph.policies.text import base_title, find_phrase, name_head, norm, terms
 
 if TYPE_CHECKING:
-    from hopgraph.policies.hops import HopPlanner
-    from hopgraph.policies.ids_state import Edge, State
+    from hopgraph.policies.ids.hops import HopPlanner
+    from hopgraph.policies.ids.state import Edge, State
 
 # Words that describe one subject through another: relative clauses, "of the", possessives.
 BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:the|a|an|this|that)\b|['’]s\b",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hopgraph.policies.answer_evidence import CODE, entities, name_like
+from hopgraph.policies.answer.evidence import CODE, entities, name_like
 from hopgraph.policies.text import GENERIC_NAMES, STOPWORDS, entity_spans, fold
 
 
