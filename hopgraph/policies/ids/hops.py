@@ -171,7 +171,7 @@ class HopPlanner:
             return []  # the last hop brought (almost) nothing: the next one would likely bring nothing either
         if state.hops_done == 1 and self.decisive(state):
             return []
-        single = support.single_hop(self, state)
+        single = support.single_hop(self.k, state)
         scores = self.scores(state)
         hop = state.hops_done
         pool = [d for d in state.depth if state.depth[d] == hop - 1 and d not in state.expanded]
@@ -335,10 +335,10 @@ class HopPlanner:
         return hops_ranking.anchors(state)
 
     def report(self, state: State) -> list[str]:
-        return support.report(self, state)
+        return support.report(self.k, state)
 
     def decisive(self, state: State) -> bool:
-        return support.decisive(self, state)
+        return support.decisive(self.k, state)
 
 
 def _key(args: dict[str, Any]) -> str:
