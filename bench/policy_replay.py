@@ -1,4 +1,4 @@
-"""The built-in policy's time with and without its kept replays (``hopgraph.policies.replays``).
+"""The built-in policy's time with and without its kept replays (``hopgraph.policies.ids.replays``).
 
 Each question of a set runs through the graph twice, once with the planner continuing its kept replays and once
 replaying every transcript from the start; the two take turns question by question (which goes first
@@ -23,7 +23,7 @@ from hopgraph.config import Context
 from hopgraph.evals.data import load_beir
 from hopgraph.evals.index import EVAL_CONTAINER, open_eval_index
 from hopgraph.evals.runner import forget_queries, graph_run
-from hopgraph.policies.replays import KEPT_REPLAYS, REPLAYS
+from hopgraph.policies.ids.replays import KEPT_REPLAYS, REPLAYS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import default_data, pct  # noqa: E402

@@ -128,19 +128,3 @@ def last_ai_message(messages: Sequence[BaseMessage]) -> AIMessage | None:
             return None
     return None
 
-
-def thread_subject(messages: Sequence[BaseMessage]) -> str:
-    """What the thread's earlier turns were about, when the current question is a follow-up that names
-    nothing itself ("And the renewal clause?"); '' otherwise. For the query-rewrite safety net."""
-    from hopgraph.policies.answer_evidence import earlier_turns
-    from hopgraph.policies.answer_thread import thread_subject as subject_of
-    from hopgraph.tools.rewrite_query import is_follow_up
-
-    position = question_position(messages)
-    if position < 1:
-        return ""
-    content = messages[position].content
-    question = content if isinstance(content, str) else str(content)
-    if not is_follow_up(question):
-        return ""
-    return subject_of(earlier_turns(messages[:position]), question)

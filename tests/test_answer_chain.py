@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from hopgraph.policies.answer_bridge import bridge_candidates
-from hopgraph.policies.answer_evidence import AnswerState, Passage, entities
-from hopgraph.policies.answer_prune import prune, same_title_mismatches
-from hopgraph.policies.answer_types import DATE, PERSON
+from hopgraph.policies.answer.bridge import bridge_candidates
+from hopgraph.policies.answer.evidence import AnswerState, Passage, entities
+from hopgraph.policies.answer.prune import prune, same_title_mismatches
+from hopgraph.policies.answer.types import DATE, PERSON
 
 
 def _passage(ref: str, title: str, text: str, rank: int = 1, round_no: int = 1) -> Passage:
@@ -110,7 +110,7 @@ def test_a_sentence_off_the_chain_stays_when_only_it_holds_the_answer() -> None:
 
 
 def test_the_regions_of_a_place_are_names_of_their_own() -> None:
-    from hopgraph.policies.answer_evidence import regions
+    from hopgraph.policies.answer.evidence import regions
 
     sentence = "The Bubye River is a tributary of the Limpopo River in Gwanda District, Zimbabwe."
     assert [span for span, _ in regions(sentence, "")] == ["Zimbabwe"]
@@ -128,7 +128,7 @@ def test_a_place_the_question_describes_takes_a_one_word_place() -> None:
 
 
 def test_two_names_then_which_was_first_is_a_choice() -> None:
-    from hopgraph.policies.answer_choice import is_choice, options
+    from hopgraph.policies.answer.choice import is_choice, options
 
     question = "Little Caesars and Pizza Hut were founded in the 1950s. Which was the first to serve pizza?"
     assert options(question) == ["Little Caesars", "Pizza Hut"]
@@ -137,7 +137,7 @@ def test_two_names_then_which_was_first_is_a_choice() -> None:
 
 
 def test_a_question_opening_with_a_full_name_is_not_unanswerable_for_its_decade() -> None:
-    from hopgraph.policies.answer_compose import compose_answer
+    from hopgraph.policies.answer.compose import compose_answer
 
     question = "Little Caesars was founded in the 1950s by whom?"
     p = _passage("S1", "Little Caesars", "Little Caesars is a pizza chain founded by Mike Ilitch in 1959.")
@@ -146,7 +146,7 @@ def test_a_question_opening_with_a_full_name_is_not_unanswerable_for_its_decade(
 
 
 def test_a_sentence_filling_the_slot_before_the_question_word_answers() -> None:
-    from hopgraph.policies.answer_select import answer_slots, fills_answer_slot
+    from hopgraph.policies.answer.select import answer_slots, fills_answer_slot
 
     slots = answer_slots("Kate Ramsay is a character from a soap opera created by who?")
     assert fills_answer_slot("It was created by TV executive Reg Watson.", slots)
@@ -154,14 +154,14 @@ def test_a_sentence_filling_the_slot_before_the_question_word_answers() -> None:
 
 
 def test_a_stop_after_an_abbreviation_does_not_end_the_sentence() -> None:
-    from hopgraph.policies.answer_evidence import prose_sentences
+    from hopgraph.policies.answer.evidence import prose_sentences
 
     text = "The main campus is in Arden Hills, a suburb of St. Paul, and the seminary has a campus in San Diego."
     assert prose_sentences(text) == [text]
 
 
 def test_a_question_ending_by_who_asks_for_a_person() -> None:
-    from hopgraph.policies.answer_types import asked_kind
+    from hopgraph.policies.answer.types import asked_kind
 
     assert asked_kind("Terry McGurrin edited the show which was written by who?") == PERSON
 
@@ -175,7 +175,7 @@ def test_the_country_a_question_describes_is_the_larger_place() -> None:
 
 
 def test_a_document_qualified_by_the_bridge_is_on_the_chain() -> None:
-    from hopgraph.policies.answer_select import doc_links
+    from hopgraph.policies.answer.select import doc_links
 
     passages = [_passage("S1", "Buyende", "Buyende is a town in the Eastern Region of Uganda."),
                 _passage("S2", "Leader of Opposition (Uganda)", "The current Leader of Opposition is Winnie Kiiza.")]
@@ -184,7 +184,7 @@ def test_a_document_qualified_by_the_bridge_is_on_the_chain() -> None:
 
 
 def test_a_second_relative_clause_is_not_a_second_question() -> None:
-    from hopgraph.policies.answer_evidence import split_question
+    from hopgraph.policies.answer.evidence import split_question
 
     question = "When was the singer born who is known for her husky voice and whose third album is Diamond Cut?"
     assert len(split_question(question)) == 1
@@ -192,7 +192,7 @@ def test_a_second_relative_clause_is_not_a_second_question() -> None:
 
 
 def test_both_asks_the_proper_adjective_of_each() -> None:
-    from hopgraph.policies.answer_choice import decide_yes_no, options
+    from hopgraph.policies.answer.choice import decide_yes_no, options
 
     question = "Are both magazines, the Woman's Viewpoint and Pick Me Up, British publications?"
     assert options(question) == ["Woman's Viewpoint", "Pick Me Up"]
@@ -207,20 +207,20 @@ def test_both_asks_the_proper_adjective_of_each() -> None:
 
 
 def test_the_film_in_which_names_the_kind_of_bridge() -> None:
-    from hopgraph.policies.answer_bridge import bridge_kind
+    from hopgraph.policies.answer.bridge import bridge_kind
 
     assert bridge_kind("Who directed the film in which Jung Joon-young made his big screen debut?") == {"film"}
 
 
 def test_a_name_the_question_gives_does_not_describe_the_answer() -> None:
-    from hopgraph.policies.answer_select import described_answer
+    from hopgraph.policies.answer.select import described_answer
 
     assert described_answer("What penalty applies when Ostrava Optics delivers late?") == set()
     assert described_answer("Which Danish heavy metal band from Copenhagen released it?") >= {"heavy", "metal", "band"}
 
 
 def test_an_answer_through_a_named_document_quotes_the_document_it_leads_to() -> None:
-    from hopgraph.policies.answer_compose import compose_answer
+    from hopgraph.policies.answer.compose import compose_answer
 
     question = "Who was mayor when the town where Harbour Mill stands got its charter?"
     mill = _passage("S1", "Harbour Mill", "Harbour Mill is a restored grain mill in Elsmere.")
@@ -234,9 +234,9 @@ def test_an_answer_through_a_named_document_quotes_the_document_it_leads_to() ->
 
 
 def test_a_document_that_only_mentions_the_named_one_is_not_where_it_leads() -> None:
-    from hopgraph.policies.answer_compose import _hop_sentences
-    from hopgraph.policies.answer_evidence import stems
-    from hopgraph.policies.answer_select import best_sentences, doc_links
+    from hopgraph.policies.answer.compose import _hop_sentences
+    from hopgraph.policies.answer.evidence import stems
+    from hopgraph.policies.answer.select import best_sentences, doc_links
 
     question = "Who was mayor when the town where Harbour Mill stands got its charter?"
     mill = _passage("S1", "Harbour Mill", "Harbour Mill is a restored grain mill in Elsmere.")
@@ -254,9 +254,9 @@ def test_a_document_that_only_mentions_the_named_one_is_not_where_it_leads() -> 
 
 
 def test_a_title_several_found_documents_share_is_still_named() -> None:
-    from hopgraph.policies.answer_bridge import named_in_titles
-    from hopgraph.policies.answer_compose import is_named
-    from hopgraph.policies.answer_select import doc_links
+    from hopgraph.policies.answer.bridge import named_in_titles
+    from hopgraph.policies.answer.compose import is_named
+    from hopgraph.policies.answer.select import doc_links
 
     question = 'Tom Reed was the story editor for the show "Paper Kite" which was written by who?'
     passages = [

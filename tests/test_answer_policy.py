@@ -11,9 +11,7 @@ from hopgraph.citations import resolve_citations
 from hopgraph.config import Context
 from hopgraph.demo import doc_id, questions
 from hopgraph.index.memory import MemoryBackend
-from hopgraph.policies.answer_thread import thread_subject
-from hopgraph.policies.answer_types import AMOUNT, CAUSE, DATE, PERSON, PLACE, THING, YESNO, asked_kind, holds_kind
-from hopgraph.policies.builtin_answer import (
+from hopgraph.policies.answer.builtin import (
     NOT_FOUND,
     BuiltinAnswerPolicy,
     compose_extractive_answer,
@@ -21,6 +19,8 @@ from hopgraph.policies.builtin_answer import (
     split_question,
     tidy_question,
 )
+from hopgraph.policies.answer.thread import thread_subject
+from hopgraph.policies.answer.types import AMOUNT, CAUSE, DATE, PERSON, PLACE, THING, YESNO, asked_kind, holds_kind
 from tests.test_answer_harness import Conversation, converse, demo_backend
 
 

@@ -137,12 +137,12 @@ def test_answer_mode_offers_the_three_tools() -> None:
 def test_thread_subject_from_the_conversation() -> None:
     from langchain_core.messages import AIMessage, HumanMessage
 
-    from hopgraph.state import thread_subject
+    from hopgraph.policies.answer.thread import follow_up_subject
 
     first = [HumanMessage(content="Which supplier missed the deadline?"),
              AIMessage(content="The supplier Nordlicht Components GmbH missed it [S1].")]
-    assert thread_subject([*first, HumanMessage(content="And the renewal clause?")]) == "Nordlicht Components GmbH"
+    assert follow_up_subject([*first, HumanMessage(content="And the renewal clause?")]) == "Nordlicht Components GmbH"
     # A question that names its own subject, or the first question of a thread, gets none.
-    assert thread_subject([*first, HumanMessage(content="How long is the TS-40 warranty?")]) == ""
-    assert thread_subject([HumanMessage(content="And the renewal clause?")]) == ""
-    assert thread_subject([]) == ""
+    assert follow_up_subject([*first, HumanMessage(content="How long is the TS-40 warranty?")]) == ""
+    assert follow_up_subject([HumanMessage(content="And the renewal clause?")]) == ""
+    assert follow_up_subject([]) == ""

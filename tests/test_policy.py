@@ -11,9 +11,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from hopgraph import Context, run
 from hopgraph.index.memory import MemoryBackend
-from hopgraph.policies import support
-from hopgraph.policies.builtin import BuiltinPolicy
-from hopgraph.policies.hops import HopPlanner, Knobs, State
+from hopgraph.policies.ids import support
+from hopgraph.policies.ids.builtin import BuiltinPolicy
+from hopgraph.policies.ids.hops import HopPlanner, Knobs, State
 from hopgraph.policies.text import base_title, entity_spans
 from hopgraph.policies.transcript import read_transcript
 from tests.scripted import ScriptedChatModel, call, calls
@@ -278,6 +278,6 @@ def test_the_report_cuts_only_along_a_chain() -> None:
     assert planner.report(named)[0] == "zentra" and len(planner.report(named)) < len(planner.ranking(named))
     # A single-hop question: single hits carry no score gap to cut at, so the ranking is reported as it is.
     single = _state("Looms and weaving history", docs)
-    assert support.single_hop(planner, single)
+    assert support.single_hop(planner.k, single)
     assert planner.report(single) == planner.ranking(single)[:10]
     assert len(HopPlanner(Knobs(max_reported=3)).report(single)) == 3

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from hopgraph.policies import support
-from hopgraph.policies.hops import HopPlanner, Knobs, State
-from hopgraph.policies.ids_state import Edge, Planned
+from hopgraph.policies.ids import support
+from hopgraph.policies.ids.hops import HopPlanner, Knobs, State
+from hopgraph.policies.ids.state import Edge, Planned
 from hopgraph.policies.text import name_parts
 from hopgraph.policies.transcript import CallResult, DocHit, Transcript
 from tests.support.policy_state import planner_state
@@ -97,7 +97,7 @@ def test_a_claim_is_checked_by_its_own_search_and_reported_in_hybrid_order() -> 
         state = _state(text, docs)
         # A bridge search reached d5 from d0 by name: for a question that lifts it, for a claim it does not.
         state.edges["d5"] = [Edge("d0", "Study 5", 1, Knobs().strong_link)]
-        assert support.single_hop(planner, state) is single
+        assert support.single_hop(planner.k, state) is single
         report = planner.report(state)
         if single:
             assert report == [f"d{i}" for i in range(6)]
@@ -118,7 +118,7 @@ def test_a_deeper_page_does_not_reorder_the_first_page() -> None:
                                     CallResult("text_search", plan[1].args, tuple(first_page))])
     planner.absorb(state, [widen], [CallResult("search", widen.args, tuple(deeper))])
     assert state.hybrid_rank["late"] > Knobs().first_limit
-    assert support.first_ranking(planner, state)[:11] == [*(h.id for h in first_page), "late"]
+    assert support.first_ranking(planner.k, state)[:11] == [*(h.id for h in first_page), "late"]
 
 
 def _transcript(question: str, rounds: list[list[CallResult]]) -> Transcript:

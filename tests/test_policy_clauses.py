@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from hopgraph.policies import hops_ranking, support
-from hopgraph.policies.hops import HopPlanner, Knobs, State
-from hopgraph.policies.ids_clauses import clauses, next_clause
-from hopgraph.policies.ids_state import Edge
+from hopgraph.policies.ids import hops_ranking, support
+from hopgraph.policies.ids.clauses import clauses, next_clause
+from hopgraph.policies.ids.hops import HopPlanner, Knobs, State
+from hopgraph.policies.ids.state import Edge
 from tests.support.policy_state import planner_state
 
 PUBLIX = ("How many Publix stores are in the state that borders the east of the state where Hello Love's performer "
@@ -76,9 +76,9 @@ def test_a_role_of_a_named_thing_composes_the_question() -> None:
     planner = HopPlanner(Knobs())
     state = _state("Where is the country the sandwich named for the predecessor of National Rail is from located?",
                    {"s": ("British Rail sandwich", "The British Rail sandwich is a sandwich sold on trains.")})
-    assert not support.single_hop(planner, state)
+    assert not support.single_hop(planner.k, state)
     plain = _state("Where is the sandwich sold?", {"s": ("Deli", "A deli sells food.")})
-    assert support.single_hop(planner, plain)
+    assert support.single_hop(planner.k, plain)
 
 
 def test_a_title_disambiguation_naming_something_is_the_first_bridge() -> None:

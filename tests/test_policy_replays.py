@@ -9,8 +9,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from hopgraph import Context, run
 from hopgraph.api import thread_state
-from hopgraph.policies.hops import HopPlanner, Knobs
-from hopgraph.policies.replays import ReplayCache
+from hopgraph.policies.ids.hops import HopPlanner, Knobs
+from hopgraph.policies.ids.replays import ReplayCache
 from hopgraph.policies.transcript import Transcript, read_transcript
 from tests.test_policy import QUESTION, multi_hop_backend
 

@@ -200,7 +200,7 @@ def test_builtin_policy_never_reads_tool_message_text() -> None:
     """Tampering with tool message text (where the real notice lives) changes no decision."""
     from langgraph.checkpoint.memory import InMemorySaver
 
-    from hopgraph.policies.builtin import BuiltinPolicy
+    from hopgraph.policies.ids.builtin import BuiltinPolicy
 
     for question in QUESTIONS:
         graph = build_graph(checkpointer=InMemorySaver())

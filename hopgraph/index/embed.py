@@ -2,8 +2,8 @@
 
 ``minilm`` (the default) runs all-MiniLM-L6-v2 int8 through onnxruntime directly,
 fully offline. ``fastembed:<model>`` and ``openai:<model>`` are optional
-(:mod:`hopgraph.index.embed_optional`).
-Every embedder returns L2-normalized float32 rows.
+(:mod:`hopgraph.index.embed_optional`); :func:`get_embedder` makes each by name.
+Every embedder returns L2-normalized float32 rows (:class:`~hopgraph.index.embed_base.Embedder`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import json
 import logging
 import os
 import threading
-from abc import ABC, abstractmethod
-from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -22,8 +20,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from hopgraph.config import env_choice, user_cache_dir
-from hopgraph.index.backend import BackendError
 from hopgraph.index.common import clean_text, file_sha256
+from hopgraph.index.embed_base import Embedder, EmbedderError, embed_threads, normalize_rows
+from hopgraph.index.embed_optional import FastembedEmbedder, OpenAIEmbedder
 from hopgraph.index.fused import open_session
 from hopgraph.index.quantize import QuantizeError, fused_model, int8_query_model, needs_reduced_range
 
@@ -31,30 +30,6 @@ log = logging.getLogger(__name__)
 
 MINILM_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_MAX_TOKENS = 256
-DEFAULT_BATCH = 64
-QUERY_CACHE = 1024
-
-
-class EmbedderError(BackendError):
-    """The embedder could not be set up or could not embed."""
-
-
-def embed_threads() -> int:
-    """Intra-op threads for local models: HOPGRAPH_EMBED_THREADS, default 1.
-
-    Kept small so embedding never starves the rest of the process (graph, server).
-    """
-    raw = os.environ.get("HOPGRAPH_EMBED_THREADS", "").strip()
-    if not raw:
-        return 1
-    try:
-        n = int(raw)
-    except ValueError as exc:
-        raise EmbedderError(f"HOPGRAPH_EMBED_THREADS must be a positive integer, got {raw!r}") from exc
-    if n < 1:
-        raise EmbedderError(f"HOPGRAPH_EMBED_THREADS must be a positive integer, got {raw!r}")
-    return n
-
 
 PRECISIONS = ("auto", "int8", "float")
 
@@ -77,57 +52,6 @@ def resolve_precision(precision: str) -> str:
     if precision == "auto":
         return "float" if needs_reduced_range() else "int8"
     return precision
-
-
-def normalize_rows(mat: np.ndarray) -> np.ndarray:
-    mat = np.asarray(mat, dtype=np.float32)
-    norms = np.linalg.norm(mat, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return (mat / norms).astype(np.float32, copy=False)
-
-
-class Embedder(ABC):
-    """Turns text into normalized dense vectors."""
-
-    name: str = "embedder"
-    batch_size: int = DEFAULT_BATCH
-
-    @property
-    @abstractmethod
-    def dim(self) -> int:
-        """Vector size."""
-
-    @abstractmethod
-    def _embed_batch(self, texts: list[str]) -> np.ndarray:
-        """One batch, rows need not be normalized."""
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        """Embeds in batches; returns an (n, dim) float32 array of unit rows."""
-        texts = [clean_text(t) for t in texts]
-        if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        parts = [self._embed_batch(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
-        return normalize_rows(np.concatenate(parts, axis=0))
-
-    def embed_query(self, text: str) -> np.ndarray:
-        """One normalized vector; recent queries are cached (the loop often repeats them)."""
-        cache = self.__dict__.setdefault("_query_cache", OrderedDict())
-        lock = self.__dict__.setdefault("_query_lock", threading.Lock())
-        with lock:
-            hit = cache.get(text)
-            if hit is not None:
-                cache.move_to_end(text)
-                return hit  # type: ignore[no-any-return]
-        vec = self._embed_query_uncached(text)
-        vec.setflags(write=False)
-        with lock:
-            cache[text] = vec
-            while len(cache) > QUERY_CACHE:
-                cache.popitem(last=False)
-        return vec
-
-    def _embed_query_uncached(self, text: str) -> np.ndarray:
-        return self.embed_documents([text])[0]
 
 
 # --- minilm -------------------------------------------------------------------
@@ -344,8 +268,6 @@ def get_embedder(spec: str | None = None) -> Embedder:
     with _cache_lock:
         if key in _cache:
             return _cache[key]
-        from hopgraph.index.embed_optional import FastembedEmbedder, OpenAIEmbedder
-
         emb: Embedder
         if spec == "minilm":
             emb = MiniLMEmbedder()

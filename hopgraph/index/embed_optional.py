@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.index.embed import DEFAULT_BATCH, Embedder, EmbedderError, embed_threads, normalize_rows
+from hopgraph.index.embed_base import DEFAULT_BATCH, Embedder, EmbedderError, embed_threads, normalize_rows
 
 # --- fastembed ------------------------------------------------------------------
 

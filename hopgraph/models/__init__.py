@@ -65,11 +65,11 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
     kind = parse_spec(context.model)
     if kind.family == "builtin":
         if context.mode == "answer":
-            from hopgraph.policies.builtin_answer import BuiltinAnswerPolicy
+            from hopgraph.policies.answer.builtin import BuiltinAnswerPolicy
 
             # The containers are named in a "not found" answer.
             return BuiltinAnswerPolicy(containers=list(context.containers or ())), kind
-        from hopgraph.policies.builtin import BuiltinPolicy
+        from hopgraph.policies.ids.builtin import BuiltinPolicy
 
         return BuiltinPolicy(max_turns=context.max_turns, token_budget=context.token_budget,
                              max_reported=max(context.max_reported_ids, 1)), kind

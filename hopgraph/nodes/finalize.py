@@ -49,7 +49,7 @@ def ids_result(state: State, reason: str) -> list[str]:
 
 def _answer_result(state: State, reason: str, containers: list[str]) -> dict[str, Any]:
     from hopgraph.citations import resolve_citations
-    from hopgraph.policies.builtin_answer import compose_extractive_answer
+    from hopgraph.policies.answer.builtin import compose_extractive_answer
     from hopgraph.tools.search_documents import turn_refs
 
     memory = state.get("turn_memory") or {}

@@ -16,7 +16,7 @@ from hopgraph.config import Context
 from hopgraph.errors import AccessError
 from hopgraph.index.backend import BackendError, NothingToSearchError, ScopeError
 from hopgraph.runtime import get_backend, get_scope
-from hopgraph.state import State, last_ai_message, latest_question, thread_subject
+from hopgraph.state import State, last_ai_message, latest_question
 from hopgraph.tools import tools_for_mode
 from hopgraph.tools.base import Ledger, Rendered, Tool, ToolArgError, ToolEnv, ToolOutcome
 
@@ -51,9 +51,10 @@ def tools_node(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     started = time.perf_counter()
     tools = {t.name: t for t in tools_for_mode(context.mode, run_python=context.run_python)}
     if context.mode == "answer":
+        from hopgraph.policies.answer.thread import follow_up_subject
         from hopgraph.tools.rewrite_query import apply_rewrite_safety_net
 
-        calls = apply_rewrite_safety_net(calls, latest_question(state), thread_subject(state.get("messages") or []))
+        calls = apply_rewrite_safety_net(calls, latest_question(state), follow_up_subject(state.get("messages") or []))
 
     doc_to_short = dict(state.get("doc_to_short") or {})
     ledger = Ledger(

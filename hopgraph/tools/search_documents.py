@@ -189,7 +189,7 @@ class SearchDocumentsTool(QueryTool):
             refs[ref] = {
                 "doc_id": c.doc_id, "chunk_id": c.chunk_id, "title": c.title, "page": c.page,
                 "container": c.container, "kind": c.kind, "source": c.source,
-                # For an answer composed after the run stops without one (see builtin_answer).
+                # For an answer composed after the run stops without one (see hopgraph.policies.answer.builtin).
                 "text": c.text, "score": hit.score, "search": search_no, "rank": rank,
             }
             chunk_refs[c.chunk_id] = ref

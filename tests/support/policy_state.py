@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hopgraph.policies.ids_state import State
+from hopgraph.policies.ids.state import State
 from hopgraph.policies.text import terms
 
 

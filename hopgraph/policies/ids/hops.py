@@ -1,23 +1,23 @@
 """The multi-hop search strategy behind the built-in policy (ids mode).
 
 Round 1 searches the question two ways (hybrid and BM25). When that is decisive, the policy
-reports (see :mod:`hopgraph.policies.support`, which also decides what the report lists).
+reports (see :mod:`hopgraph.policies.ids.support`, which also decides what the report lists).
 Otherwise later rounds follow bridges: names found in the best documents of the previous hop,
 the documents the question names first (people, places, works; in entity-centric corpora these
 are often titles of other documents; a compound name such as "X in Y, Z" also links by its
 parts) become the subject of the next query, together with the clause of the question that encloses
-what the chain resolved (see :mod:`hopgraph.policies.ids_clauses`; the whole unresolved rest when the clauses
+what the chain resolved (see :mod:`hopgraph.policies.ids.clauses`; the whole unresolved rest when the clauses
 cannot be told apart), all in parallel; the first of these rounds also looks a page deeper on the
 question itself. Up to ``max_hops`` such rounds, fewer when a round finds almost nothing new.
 A single-hop question gets no bridges: an undecided first round only looks deeper.
 
 The final list ranks chains rather than single hits, so the best first-hop document and the
-document it leads to both come early (see :mod:`hopgraph.policies.hops_ranking`).
+document it leads to both come early (see :mod:`hopgraph.policies.ids.hops_ranking`).
 
 The policy keeps an estimate of the prompt tokens its results take and drops its weakest
 bridges first when the next round would not fit the budget. Everything is recomputed from
 the transcript each turn (the planner replays its own earlier rounds, continuing its last replay of the
-same rounds where it has one, see :mod:`hopgraph.policies.replays`), so what the policy does depends on the
+same rounds where it has one, see :mod:`hopgraph.policies.ids.replays`), so what the policy does depends on the
 transcript alone and is deterministic: ties break by id.
 """
 
@@ -26,10 +26,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from hopgraph.policies import hops_ranking, support
-from hopgraph.policies.ids_clauses import next_clause
-from hopgraph.policies.ids_state import Edge, Knobs, Planned, State
-from hopgraph.policies.replays import REPLAYS, ReplayCache
+from hopgraph.policies.ids import hops_ranking, support
+from hopgraph.policies.ids.clauses import next_clause
+from hopgraph.policies.ids.replays import REPLAYS, ReplayCache
+from hopgraph.policies.ids.state import Edge, Knobs, Planned, State
 from hopgraph.policies.text import (
     GENERIC_NAMES,
     base_title,
@@ -64,7 +64,7 @@ class HopPlanner:
     def replay(self, transcript: Transcript) -> tuple[State, list[Planned]]:
         """Rebuilds the state from earlier rounds; returns it with the next round's plan.
 
-        The state may be shared with later calls (see :mod:`hopgraph.policies.replays`): read it, do not change it.
+        The state may be shared with later calls (see :mod:`hopgraph.policies.ids.replays`): read it, do not change it.
         """
         kept = self.replays.extended_by(self.k, transcript) if self.replays is not None else None
         if kept is None:
@@ -171,7 +171,7 @@ class HopPlanner:
             return []  # the last hop brought (almost) nothing: the next one would likely bring nothing either
         if state.hops_done == 1 and self.decisive(state):
             return []
-        single = support.single_hop(self, state)
+        single = support.single_hop(self.k, state)
         scores = self.scores(state)
         hop = state.hops_done
         pool = [d for d in state.depth if state.depth[d] == hop - 1 and d not in state.expanded]
@@ -320,7 +320,7 @@ class HopPlanner:
             current = best.parent if best else None
         return chain
 
-    # --- ranking (hopgraph.policies.hops_ranking) ---------------------------------------
+    # --- ranking (hopgraph.policies.ids.hops_ranking) ---------------------------------------
 
     def title_edges(self, state: State) -> dict[str, list[Edge]]:
         return hops_ranking.title_edges(self.k, state)
@@ -335,10 +335,10 @@ class HopPlanner:
         return hops_ranking.anchors(state)
 
     def report(self, state: State) -> list[str]:
-        return support.report(self, state)
+        return support.report(self.k, state)
 
     def decisive(self, state: State) -> bool:
-        return support.decisive(self, state)
+        return support.decisive(self.k, state)
 
 
 def _key(args: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from hopgraph.policies.answer_evidence import (
+from hopgraph.policies.answer.evidence import (
     NOT_SEARCH_TERMS,
     AnswerState,
     Passage,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from hopgraph.policies.answer_evidence import entities, name_like, stems
+from hopgraph.policies.answer.evidence import entities, name_like, stems
 from hopgraph.policies.text import fold
 
 PERSON = "person"

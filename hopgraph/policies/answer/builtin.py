@@ -6,10 +6,10 @@ Round 2: a search anchored on a bridge found in the first results (a name or cod
 contain), for the second part of a two-part question, or for a one-part question whose first results do not
 hold an answer of the asked kind or that asks about something it only describes ("the association which
 published ..."). Then, when the question asks for a derived amount, a ``run_python`` call computes it from
-the numbers found (see :mod:`hopgraph.policies.answer_compute`). Then a final message without tool calls:
+the numbers found (see :mod:`hopgraph.policies.answer.compute`). Then a final message without tool calls:
 an extractive answer, one sentence per part of the question, each followed by its ``[Sn]`` reference,
-preferring sentences that hold an answer of the kind asked for (see :mod:`hopgraph.policies.answer_compose`
-and :mod:`hopgraph.policies.answer_types`).
+preferring sentences that hold an answer of the kind asked for (see :mod:`hopgraph.policies.answer.compose`
+and :mod:`hopgraph.policies.answer.types`).
 When the evidence holds no such answer, the answer says so and names the containers searched.
 
 Only structured data is read: the tool artifacts and the policy's own earlier tool calls, never the text of
@@ -24,21 +24,21 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from hopgraph.policies.answer_bridge import (
+from hopgraph.policies.answer.bridge import (
     bridge_kind,
     find_bridge,
     find_bridge_evidence,
     follow_up_query,
 )
-from hopgraph.policies.answer_choice import is_choice, is_yes_no
-from hopgraph.policies.answer_compose import NOT_FOUND, bridge_round, compose_answer, describe, not_found
-from hopgraph.policies.answer_compute import (
+from hopgraph.policies.answer.choice import is_choice, is_yes_no
+from hopgraph.policies.answer.compose import NOT_FOUND, bridge_round, compose_answer, describe, not_found
+from hopgraph.policies.answer.compute import (
     Calculation,
     asks_for_amount,
     plan_calculation,
     printed_numbers,
 )
-from hopgraph.policies.answer_evidence import (
+from hopgraph.policies.answer.evidence import (
     CODE,
     REWRITE,
     RUN_PYTHON,
@@ -50,9 +50,9 @@ from hopgraph.policies.answer_evidence import (
     stems,
     tidy_question,
 )
-from hopgraph.policies.answer_select import best_sentences, doc_links
-from hopgraph.policies.answer_thread import thread_subject
-from hopgraph.policies.answer_types import asked_kind
+from hopgraph.policies.answer.select import best_sentences, doc_links
+from hopgraph.policies.answer.thread import thread_subject
+from hopgraph.policies.answer.types import asked_kind
 from hopgraph.policies.base import ScriptedPolicy, _call_id
 from hopgraph.policies.text import fold, terms
 from hopgraph.tools.rewrite_query import contextual_question, is_follow_up

@@ -1,7 +1,7 @@
 """The ids planner's recent replays, so a turn continues the last replay instead of starting over.
 
-A replay folds a transcript's rounds into a :class:`~hopgraph.policies.ids_state.State` and the next
-round's plan (see :meth:`hopgraph.policies.hops.HopPlanner.replay`). The graph asks for one twice a turn
+A replay folds a transcript's rounds into a :class:`~hopgraph.policies.ids.state.State` and the next
+round's plan (see :meth:`hopgraph.policies.ids.hops.HopPlanner.replay`). The graph asks for one twice a turn
 (the decide step's check, then the model call) and each turn's transcript extends the last one's, so the
 planner keeps its recent replays, by knobs and question, and folds in only the rounds a kept replay has not
 seen. A fold continued from a kept state is the same fold, so the result equals a replay from the start;
@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from hopgraph.policies.ids_state import Knobs, Planned, State
+from hopgraph.policies.ids.state import Knobs, Planned, State
 from hopgraph.policies.transcript import CallResult, Transcript
 
 # Enough for the questions in flight at once in one process; each holds the texts its rounds returned.

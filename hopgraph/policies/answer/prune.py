@@ -9,9 +9,9 @@ one whose qualifier the question speaks of stays, the others go.
 
 from __future__ import annotations
 
-from hopgraph.policies.answer_evidence import Passage, stems
-from hopgraph.policies.answer_select import doc_links
-from hopgraph.policies.answer_types import THING, YESNO, holds_kind
+from hopgraph.policies.answer.evidence import Passage, stems
+from hopgraph.policies.answer.select import doc_links
+from hopgraph.policies.answer.types import THING, YESNO, holds_kind
 from hopgraph.policies.text import base_title, fold
 
 Chosen = list[tuple[str, Passage]]

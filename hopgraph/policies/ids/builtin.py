@@ -16,14 +16,14 @@ from pydantic import PrivateAttr
 
 from hopgraph.index.common import parse_text_query
 from hopgraph.policies.base import Decision, ScriptedPolicy
-from hopgraph.policies.hops import HopPlanner, Knobs
+from hopgraph.policies.ids.hops import HopPlanner, Knobs
 from hopgraph.policies.transcript import Transcript, read_transcript
 
 
 class BuiltinPolicy(ScriptedPolicy):
     """Drives the graph with search, text_search and report_helpful_ids, following bridges between hops.
 
-    Keyword knobs (see :class:`~hopgraph.policies.ids_state.Knobs`) tune the strategy; ``max_turns``,
+    Keyword knobs (see :class:`~hopgraph.policies.ids.state.Knobs`) tune the strategy; ``max_turns``,
     ``token_budget`` and ``max_reported`` are the run's turn cap, prompt token budget and the most ids
     to report (from the Context).
     """

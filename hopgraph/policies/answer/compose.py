@@ -11,20 +11,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hopgraph.policies.answer_bridge import (
+from hopgraph.policies.answer.bridge import (
     MEASURES,
     bridge_kind,
     find_bridge_evidence,
     focus_stems,
     named_in_titles,
 )
-from hopgraph.policies.answer_choice import Evidence, decide_choice, decide_yes_no, is_choice, is_yes_no
-from hopgraph.policies.answer_compute import (
+from hopgraph.policies.answer.choice import Evidence, decide_choice, decide_yes_no, is_choice, is_yes_no
+from hopgraph.policies.answer.compute import (
     Calculation,
     format_amount,
     printed_numbers,
 )
-from hopgraph.policies.answer_evidence import (
+from hopgraph.policies.answer.evidence import (
     CODE,
     AnswerState,
     Passage,
@@ -34,9 +34,9 @@ from hopgraph.policies.answer_evidence import (
     stems,
     tidy_question,
 )
-from hopgraph.policies.answer_prune import prune
-from hopgraph.policies.answer_select import Candidate, best_sentences, doc_links
-from hopgraph.policies.answer_types import THING, YESNO, asked_kind, holds_kind, restates
+from hopgraph.policies.answer.prune import prune
+from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links
+from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import base_title, entity_spans, fold, terms
 
 MAX_SENTENCES = 4

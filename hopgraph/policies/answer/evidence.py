@@ -4,7 +4,7 @@ Only structured data is read: the ``search_documents`` and ``run_python`` artifa
 earlier tool calls, never the text of tool messages (documents could forge it). Sentences come from running
 text (wrapped lines joined, headings left out) or from table rows spelled out as "Column: value" records.
 Also here: the crude stemmer, question splitting, and the names and codes of a sentence (bridges are in
-:mod:`hopgraph.policies.answer_bridge`).
+:mod:`hopgraph.policies.answer.bridge`).
 """
 
 from __future__ import annotations

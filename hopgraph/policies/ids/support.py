@@ -18,13 +18,10 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
+from hopgraph.policies.ids import hops_ranking
+from hopgraph.policies.ids.state import Edge, Knobs, State
 from hopgraph.policies.text import base_title, find_phrase, name_head, norm, terms
-
-if TYPE_CHECKING:
-    from hopgraph.policies.hops import HopPlanner
-    from hopgraph.policies.ids_state import Edge, State
 
 # Words that describe one subject through another: relative clauses, "of the", possessives.
 BRIDGE = re.compile(r"\b(?:where|which|that|who|whose|whom|when|what)\b|\bof (?:the|a|an|this|that)\b|['’]s\b",
@@ -52,20 +49,20 @@ def asks(question: str) -> bool:
     return "?" in question or first in WH_WORDS
 
 
-def single_hop(planner: HopPlanner, state: State) -> bool:
+def single_hop(k: Knobs, state: State) -> bool:
     """A question that describes no subject through another and names no document's title, or a claim.
 
     A claim ("Mice that lack X are susceptible to Y") states its subjects instead of asking for one: the
     documents that bear on it are the ones its own words find, with no answer to carry into a next hop.
     """
-    if not planner.k.hops_by_question:
+    if not k.hops_by_question:
         return False
     if not asks(state.question):
         return True
-    return composed(state.question) == 0 and not planner.anchors(state) and not ROLE_OF_NAME.search(state.question)
+    return composed(state.question) == 0 and not hops_ranking.anchors(state) and not ROLE_OF_NAME.search(state.question)
 
 
-def report(planner: HopPlanner, state: State) -> list[str]:
+def report(k: Knobs, state: State) -> list[str]:
     """The documents the evidence supports, best first: the list stops where support drops.
 
     At least ``report_min`` (a chain has two ends), and one document per subject the question composes plus
@@ -73,12 +70,11 @@ def report(planner: HopPlanner, state: State) -> list[str]:
     and ``report_floor`` of the best, and a later one among the best ``chain_keep`` when the question names it or
     a listed document links to it by name. At most ``max_reported``.
     """
-    k = planner.k
-    if single_hop(planner, state):
-        return first_ranking(planner, state)[: k.max_reported]
-    scores = planner.scores(state)
+    if single_hop(k, state):
+        return first_ranking(k, state)[: k.max_reported]
+    scores = hops_ranking.scores(k, state)
     ranked = sorted(scores, key=lambda d: (-scores[d], d))[: k.max_reported]
-    if not ranked or not chained(planner, state, ranked[: k.chain_top]):
+    if not ranked or not chained(k, state, ranked[: k.chain_top]):
         return ranked
     best = scores[ranked[0]]
     # A question that describes n subjects through others needs a chain of n + 1 documents; the slack allows
@@ -93,8 +89,8 @@ def report(planner: HopPlanner, state: State) -> list[str]:
     if k.chain_keep > n:
         # A score drop does not cut the chain: a document named by the question or linked by name to a
         # listed one stays, up to the chain_keep best.
-        links = _links(planner, state)
-        anchors = set(planner.anchors(state))
+        links = _links(k, state)
+        anchors = set(hops_ranking.anchors(state))
         question = norm(state.question)
         for d in ranked[n:k.chain_keep]:
             # Named also when the question names the title's head: "Edsa Shangri-La, Manila".
@@ -105,35 +101,35 @@ def report(planner: HopPlanner, state: State) -> list[str]:
     return kept
 
 
-def _links(planner: HopPlanner, state: State) -> dict[str, list[Edge]]:
+def _links(k: Knobs, state: State) -> dict[str, list[Edge]]:
     linked = {d: list(es) for d, es in state.edges.items()}
-    for d, es in planner.title_edges(state).items():
+    for d, es in hops_ranking.title_edges(k, state).items():
         linked.setdefault(d, []).extend(es)
     return linked
 
 
-def first_ranking(planner: HopPlanner, state: State) -> list[str]:
+def first_ranking(k: Knobs, state: State) -> list[str]:
     """The question's own search as it ranked (the hybrid list, then what only BM25 or a deeper page found),
     then what later hops found, best first.
 
     Without a chain no link says more than the question's search did: links that only come from searching a
     name again do not reorder its hits (so a single-hop question gets exactly the hybrid ranking).
     """
-    scores = planner.scores(state)
+    scores = hops_ranking.scores(k, state)
     first = sorted(state.first, key=lambda d: (state.hybrid_rank.get(d, 1 << 30), -state.first[d], d))
     later = sorted((d for d in scores if d not in state.first), key=lambda d: (-scores[d], d))
     return first + later
 
 
-def chained(planner: HopPlanner, state: State, top: list[str]) -> bool:
+def chained(k: Knobs, state: State, top: list[str]) -> bool:
     """Do the best documents form a chain: one the question names, or one linked by name to another?"""
-    if set(planner.anchors(state)) & set(top):
+    if set(hops_ranking.anchors(state)) & set(top):
         return True
-    linked = _links(planner, state)
-    return any(e.parent in top and e.link >= planner.k.strong_link for d in top for e in linked.get(d, []))
+    linked = _links(k, state)
+    return any(e.parent in top and e.link >= k.strong_link for d in top for e in linked.get(d, []))
 
 
-def decisive(planner: HopPlanner, state: State) -> bool:
+def decisive(k: Knobs, state: State) -> bool:
     """After the first round: is one document clearly the answer, with nothing left to follow?
 
     Both searches rank it first (hybrid first, BM25 within ``decisive_rank``), it contains at least
@@ -141,7 +137,6 @@ def decisive(planner: HopPlanner, state: State) -> bool:
     describes no subject through another (a bridge still to cross) and names no other document's title (a
     second subject).
     """
-    k = planner.k
     if not state.hybrid_rank or not state.qterms or (asks(state.question) and composed(state.question)):
         return False
     top = min(state.hybrid_rank, key=lambda d: (state.hybrid_rank[d], d))
@@ -150,7 +145,7 @@ def decisive(planner: HopPlanner, state: State) -> bool:
     words = set(terms(f"{state.titles.get(top, '')} {state.texts.get(top, '')}"))
     if len(state.qterms & words) < k.decisive_cover * len(state.qterms):
         return False
-    if top in planner.anchors(state) and not state.qterms <= words:
+    if top in hops_ranking.anchors(state) and not state.qterms <= words:
         # The question names the document and asks what it does not say ("where is the supplier of Project
         # Alpha based?"): in a corpus of named things the missing word lies one hop away.
         return False

@@ -11,8 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hopgraph.policies.answer_evidence import CODE, entities, name_like
+from langchain_core.messages import BaseMessage
+
+from hopgraph.policies.answer.evidence import CODE, earlier_turns, entities, name_like
 from hopgraph.policies.text import GENERIC_NAMES, STOPWORDS, entity_spans, fold
+from hopgraph.state import question_position
+from hopgraph.tools.rewrite_query import is_follow_up
 
 
 def _named_in_question(question: str) -> str:
@@ -62,3 +66,16 @@ def thread_subject(history: Sequence[tuple[str, str]], follow_up: str = "") -> s
         if subject:
             return subject
     return ""
+
+
+def follow_up_subject(messages: Sequence[BaseMessage]) -> str:
+    """What the thread's earlier turns were about, when the current question is a follow-up that names
+    nothing itself ("And the renewal clause?"); '' otherwise. For the query-rewrite safety net."""
+    position = question_position(messages)
+    if position < 1:
+        return ""
+    content = messages[position].content
+    question = content if isinstance(content, str) else str(content)
+    if not is_follow_up(question):
+        return ""
+    return thread_subject(earlier_turns(messages[:position]), question)

@@ -13,8 +13,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from hopgraph.policies.answer_evidence import Passage, passage_sentences, stem, stems, weights
-from hopgraph.policies.answer_types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
+from hopgraph.policies.answer.evidence import Passage, passage_sentences, stem, stems, weights
+from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
 from hopgraph.policies.text import base_title, fold
 
 # A sentence that refers back to the one before it.

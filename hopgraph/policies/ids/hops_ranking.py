@@ -1,6 +1,6 @@
 """How the built-in policy ranks what its hops found (ids mode).
 
-The final list ranks chains rather than single hits (see :mod:`hopgraph.policies.hops` for how the
+The final list ranks chains rather than single hits (see :mod:`hopgraph.policies.ids.hops` for how the
 chains are followed):
 - first-hop documents by their position in the hybrid list (BM25 orders the rest);
 - a document whose title the question names is an anchor, ranked near the top; once bridges
@@ -15,8 +15,8 @@ Every function reads the planner's state and knobs only; ties break by id.
 
 from __future__ import annotations
 
-from hopgraph.policies.ids_clauses import clauses
-from hopgraph.policies.ids_state import Edge, Knobs, State
+from hopgraph.policies.ids.clauses import clauses
+from hopgraph.policies.ids.state import Edge, Knobs, State
 from hopgraph.policies.text import base_title, find_phrase, name_head, norm, terms
 
 
