@@ -5,13 +5,14 @@ backend answers at once. What is left is the graph: its nodes, the checkpointer,
 executor, and LangGraph's own scheduling. Two ways take turns question by question, side by side:
 
 - ``current``: ``hopgraph.run`` as it is;
-- ``floor``: a bare LangGraph graph over hopgraph's state with as many steps a turn (three) whose nodes do
-  nothing but count turns and route: what LangGraph itself costs on this machine, which no node can save.
+- ``floor``: a bare LangGraph graph with the same nodes, edges and routes as hopgraph's compiled graph (read
+  from it, so it follows whatever shape the tree under test has) and the same state schema, whose nodes do
+  nothing but count turns: what LangGraph itself costs for that shape on this machine, which no node can save.
 
     python bench/bench_loop.py [--runs 60] [--turns 10] [--checkpointer none|memory|sqlite]
 
 Prints a table: median and p95 ms per turn and per run, CPU ms per turn, and current minus floor (hopgraph's
-own share of a turn).
+own share of a turn) with the ratio current / floor.
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.graph import StateGraph
 
 from hopgraph import Context, api
 from hopgraph.index.memory import MemoryBackend
+from hopgraph.state import InputState, OutputState, State
 
 
 class InstantModel(BaseChatModel):
@@ -81,32 +84,34 @@ def saver(kind: str) -> Iterator[Any]:
 
 
 def floor_graph(checkpointer: Any, turns: int) -> Any:
-    """generate -> tools -> decide, looping until the turn count is reached; each node next to free."""
-    from langgraph.graph import END, START, StateGraph
+    """hopgraph's graph with every node next to free: the same nodes, edges and conditional routes (each route
+    map as built), over the same state schema. Its routers go on while fewer than ``turns`` turns have run,
+    then take the route to ``finalize``."""
+    shape = api.compiled_graph().builder
 
-    from hopgraph.state import InputState, OutputState, State
-
-    def generate(state: State) -> dict[str, Any]:
+    def count_turn(state: State) -> dict[str, Any]:
         return {"turns": state.get("turns", 0) + 1}
 
-    def tools(state: State) -> dict[str, Any]:
-        return {"round_searched": True}
-
-    def decide(state: State) -> dict[str, Any]:
-        return {"route": "next" if state.get("turns", 0) < turns else "stop"}
-
-    def finalize(state: State) -> dict[str, Any]:
+    def reported(state: State) -> dict[str, Any]:
         return {"exit_reason": "reported"}
 
+    def nothing(state: State) -> dict[str, Any]:
+        return {}
+
     builder = StateGraph(State, input_schema=InputState, output_schema=OutputState)
-    for name, node in (("generate", generate), ("tools", tools), ("decide", decide), ("finalize", finalize)):
-        builder.add_node(name, node)
-    builder.add_edge(START, "generate")
-    builder.add_edge("generate", "tools")
-    builder.add_edge("tools", "decide")
-    builder.add_conditional_edges("decide", lambda s: s.get("route") or "stop", {"next": "generate",
-                                                                                 "stop": "finalize"})
-    builder.add_edge("finalize", END)
+    for name in shape.nodes:
+        builder.add_node(name, {"generate": count_turn, "finalize": reported}.get(name, nothing))
+    for source, target in shape.edges:
+        builder.add_edge(source, target)
+    for source, branches in shape.branches.items():
+        for branch in branches.values():
+            ends = dict(branch.ends or {})
+            out = next(label for label, target in ends.items() if target == "finalize")
+
+            def route(state: State, out: Any = out) -> Any:
+                return "next_round" if state.get("turns", 0) < turns else out
+
+            builder.add_conditional_edges(source, route, ends)
     return builder.compile(checkpointer=checkpointer)
 
 
@@ -165,8 +170,9 @@ def main() -> int:
         print(f"| {way} | {statistics.median(per_turn[way]):.2f} | {pct(per_turn[way], 95):.2f} | "
               f"{statistics.median(cpu_per_turn[way]):.2f} | {statistics.median(per_run[way]):.1f} |")
     for name, values in (("wall", per_turn), ("CPU", cpu_per_turn)):
-        own = statistics.median(values["current"]) - statistics.median(values["floor"])
-        print(f"current minus floor, median {name} ms per turn: {own:.2f}")
+        current, floor_ms = statistics.median(values["current"]), statistics.median(values["floor"])
+        print(f"current minus floor, median {name} ms per turn: {current - floor_ms:.2f} "
+              f"(current / floor {current / floor_ms:.2f})")
     return 0
 
 

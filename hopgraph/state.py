@@ -29,15 +29,12 @@ class OutputState(TypedDict, total=False):
     markers: list[dict[str, Any]]
 
 
-# Where the run goes after ``decide``: the edge reads it, and ``generate`` appends the turn-budget notice when it
-# is the next round.
-FINALIZE, NEXT_ROUND, RETRY = "finalize", "next_round", "retry"
-
-
 class RouteState(TypedDict, total=False):
-    """What the edge after ``decide`` reads: only the route, so choosing an edge copies no messages."""
+    """What the router after ``decide`` reads: the exit it chose, if any, and whether it just nudged the model
+    (only these two fields, so choosing an edge copies no messages)."""
 
-    route: str
+    exit_reason: str
+    nudged: bool
 
 
 class State(InputState, OutputState, total=False):
@@ -51,7 +48,6 @@ class State(InputState, OutputState, total=False):
     nudged: bool
     report: list[str] | None
     pending_exit: str
-    route: str
     turn_memory: dict[str, Any]
     round_searched: bool
     round_new: list[str]
@@ -64,7 +60,6 @@ RUN_DEFAULTS: dict[str, Any] = {
     "nudged": False,
     "report": None,
     "pending_exit": "",
-    "route": "",
     "turn_memory": {},
     "round_searched": False,
     "round_new": [],

@@ -310,7 +310,8 @@ def test_stream_yields_per_node_updates(backend: MemoryBackend) -> None:
     model = ScriptedChatModel(replies=[calls(call("search", {"query": "Acme"})),
                                        calls(call("report_helpful_ids", {"ids": ["d1"]}))])
     nodes = [next(iter(update)) for update in stream("Acme?", context=ctx(backend, model))]
-    assert nodes == ["prepare", "generate", "tools", "decide", "generate", "tools", "decide", "finalize"]
+    assert nodes == ["prepare", "generate", "tools", "decide", "budget_notice", "generate", "tools", "decide",
+                     "finalize"]
 
 
 async def test_async_run_on_a_thread(backend: MemoryBackend, tmp_path: object) -> None:

@@ -1,11 +1,18 @@
-"""What keeps the loop's own cost down: one compiled graph per process, token counts kept across turns."""
+"""What keeps the loop's own cost down: one compiled graph per process, token counts kept across turns; and what
+keeps its benchmark fair: the floor it measures against runs the same steps as the graph."""
 
 from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from hopgraph import api
+from hopgraph import Context, api
 from hopgraph.tokens import count_messages, count_text
 from tests.scripted import search_then_report_context
 
@@ -43,3 +50,33 @@ def test_prompt_tokens_are_encoded_once_per_message() -> None:
     count_text.cache_clear()
     assert count_messages(conversation[:1]) == totals[0]
     assert totals == sorted(totals) and totals[-1] > totals[0]
+
+
+def _bench_loop() -> ModuleType:
+    path = Path(__file__).resolve().parent.parent / "bench" / "bench_loop.py"
+    spec = importlib.util.spec_from_file_location("bench_loop", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_loop", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def routes(builder: Any) -> dict[str, list[dict[Any, str]]]:
+    return {source: [dict(b.ends or {}) for b in branches.values()] for source, branches in builder.branches.items()}
+
+
+def test_the_benchmark_floor_runs_the_same_steps_as_the_graph() -> None:
+    bench = _bench_loop()
+    turns = 4
+    floor = bench.floor_graph(None, turns)
+    shape = api.compiled_graph().builder
+    assert set(floor.builder.nodes) == set(shape.nodes) and floor.builder.edges == shape.edges
+    assert routes(floor.builder) == routes(shape)
+    context = Context(chat_model=bench.InstantModel(turns=turns), backend=bench.corpus(), max_turns=turns)
+    graph_steps = [next(iter(update)) for update in api.stream("Which supplier was late?", context=context)]
+    config = {"configurable": {"thread_id": "floor"}}
+    floor_steps = [next(iter(update)) for update in floor.stream(
+        {"messages": [{"role": "user", "content": "Which supplier was late?"}]}, config=config, stream_mode="updates")]
+    assert floor_steps == graph_steps
+    assert graph_steps.count("generate") == turns and graph_steps.count("budget_notice") == turns - 1

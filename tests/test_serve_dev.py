@@ -94,6 +94,15 @@ async def test_dev_server_threads_state_stream_and_delete(dev_server):
         assert nodes[0] == "prepare" and nodes[-1] == "finalize"
         assert {"generate", "tools", "decide"} <= set(nodes)
 
+        # What Studio draws for the served graph: every route out of decide a labelled edge of its own.
+        drawn = await client.assistants.get_graph("hopgraph")
+        assert {n["id"] for n in drawn["nodes"]} == {"__start__", "prepare", "generate", "tools", "decide",
+                                                     "budget_notice", "finalize", "__end__"}
+        routes = {(e["target"], e.get("data")) for e in drawn["edges"] if e["source"] == "decide"}
+        assert routes == {("budget_notice", "next_round"), ("generate", "retry"),
+                          *(("finalize", exit) for exit in ("reported", "answered", "max_turns", "no_tool_call",
+                                                            "thrash", "budget", "model_error", "backend_error"))}
+
         # Run settings travel as the run's context (the graph's context_schema).
         other = (await client.threads.create())["thread_id"]
         capped = await client.runs.wait(

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
 from hopgraph.config import Context
-from hopgraph.nodes.decide import decide, route_after_decide
+from hopgraph.graph.drawn import routed
+from hopgraph.nodes.budget_notice import budget_notice
+from hopgraph.nodes.decide import EXITS, decide, route_after_decide
 from hopgraph.nodes.finalize import finalize
 from hopgraph.nodes.generate import generate
 from hopgraph.nodes.prepare import prepare
 from hopgraph.nodes.tools import tools_node
 from hopgraph.serving.settings import ServedContext, with_served_context
-from hopgraph.state import FINALIZE, NEXT_ROUND, RETRY, InputState, OutputState, State
+from hopgraph.state import InputState, OutputState, State
+
+# Each route out of decide is a labelled edge: every exit ends in finalize, the next round starts with the
+# turn-budget notice, and the retry after a nudge goes straight back to the model.
+AFTER_DECIDE: dict[Hashable, str] = {**dict.fromkeys(EXITS, "finalize"), "next_round": "budget_notice",
+                                     "retry": "generate"}
 
 
 def build_graph(checkpointer: Any = None, *, served: bool = False) -> Any:
@@ -28,13 +36,13 @@ def build_graph(checkpointer: Any = None, *, served: bool = False) -> Any:
     add("generate", generate)
     add("tools", tools_node)
     add("decide", decide)
+    add("budget_notice", budget_notice)
     add("finalize", finalize)
     builder.add_edge(START, "prepare")
     builder.add_edge("prepare", "generate")
     builder.add_edge("generate", "tools")
     builder.add_edge("tools", "decide")
-    builder.add_conditional_edges(
-        "decide", route_after_decide, {FINALIZE: "finalize", NEXT_ROUND: "generate", RETRY: "generate"}
-    )
+    builder.add_conditional_edges("decide", route_after_decide, AFTER_DECIDE)
+    builder.add_edge("budget_notice", "generate")
     builder.add_edge("finalize", END)
-    return builder.compile(checkpointer=checkpointer, name="hopgraph")
+    return routed(builder.compile(checkpointer=checkpointer, name="hopgraph"))

@@ -1,14 +1,16 @@
-"""decide: after each round, stop (and why) or go on.
+"""decide: after each round, stop (and why) or go on; and the router that reads its choice.
 
 It is also where the run decides the evidence is sufficient: a policy that can tell from the round just run
-that nothing more needs searching reports here, without another model call. When the run goes on, the next
-``generate`` appends the turn-budget notice to the round's last tool message (see ``with_budget_notice`` there).
+that nothing more needs searching reports here, without another model call. ``decide`` writes the exit it chose
+as ``exit_reason`` (or nudges the model once when it answered without a tool call); ``route_after_decide``
+turns that into one of the labelled edges out of ``decide``: an exit to ``finalize``, the next round through
+``budget_notice``, or the retry after a nudge straight back to ``generate``.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal, cast, get_args
 
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
@@ -18,9 +20,19 @@ from hopgraph.errors import ModelSpecError
 from hopgraph.models import make_chat_model, parse_spec
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import NUDGE
-from hopgraph.state import FINALIZE, NEXT_ROUND, NUDGE_FLAG, RETRY, RouteState, State, last_ai_message
+from hopgraph.state import NUDGE_FLAG, RouteState, State, last_ai_message
 
 log = logging.getLogger("hopgraph")
+
+# The ways out of the loop, by the ``exit_reason`` each leaves in the result: ``reported`` (report_helpful_ids,
+# or the policy's own report), ``answered`` (answer mode's final answer), ``max_turns`` (the round cap: an empty
+# list in ids mode), ``no_tool_call`` (still none after the nudge), ``thrash`` (a round found nothing new),
+# ``budget`` (the next prompt would pass the token budget), ``model_error`` and ``backend_error``.
+Exit = Literal["reported", "answered", "max_turns", "no_tool_call", "thrash", "budget", "model_error",
+               "backend_error"]
+EXITS: tuple[Exit, ...] = get_args(Exit)
+# Where a run goes after decide: out by one of the exits, on to the next round, or back after a nudge.
+Route = Literal[Exit, "next_round", "retry"]
 
 
 def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -31,7 +43,7 @@ def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     def stop(reason: str) -> dict[str, Any]:
         if reason in ("max_turns", "budget"):
             log.info("run stopped: %s after %d turns", reason, turns)
-        return {"route": FINALIZE, "exit_reason": reason}
+        return {"exit_reason": reason}
 
     pending = state.get("pending_exit")
     if pending:
@@ -49,7 +61,7 @@ def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         if turns >= limits.max_turns:
             return stop("max_turns")
         nudge = HumanMessage(content=NUDGE, additional_kwargs={NUDGE_FLAG: True})
-        return {"route": RETRY, "nudged": True, "messages": [nudge]}
+        return {"nudged": True, "messages": [nudge]}
     update: dict[str, Any] = {"nudged": False}
     concluded = _concluded(state, context)
     if concluded is not None:
@@ -59,7 +71,7 @@ def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         return {**update, **stop("thrash")}
     if turns >= limits.max_turns:
         return {**update, **stop("max_turns")}
-    return {**update, "route": NEXT_ROUND}
+    return update
 
 
 def _concluded(state: State, context: Context) -> list[str] | None:
@@ -85,5 +97,11 @@ def _concluded(state: State, context: Context) -> list[str] | None:
     return list(report) if report is not None else None
 
 
-def route_after_decide(state: RouteState) -> str:
-    return state.get("route") or FINALIZE
+def route_after_decide(state: RouteState) -> Route:
+    """The edge out of ``decide``: the exit it wrote, else a retry when it nudged the model, else the next round."""
+    reason = state.get("exit_reason") or ""
+    if reason:
+        if reason not in EXITS:
+            raise ValueError(f"unknown exit '{reason}'")
+        return cast(Exit, reason)
+    return "retry" if state.get("nudged") else "next_round"

@@ -76,7 +76,7 @@ def _answer_result(state: State, reason: str, containers: list[str]) -> dict[str
 def finalize(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     reason = state.get("exit_reason") or "max_turns"
-    update: dict[str, Any] = {"exit_reason": reason, "route": ""}
+    update: dict[str, Any] = {"exit_reason": reason}
     if context.mode == "answer":
         update.update(_answer_result(state, reason, list(context.containers or ())))
     else:

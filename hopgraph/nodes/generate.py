@@ -6,17 +6,16 @@ import logging
 import time
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, SystemMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
 from hopgraph.conversation import prompt_history
-from hopgraph.formatting import budget_notice
 from hopgraph.models import bind_tools, invoke_model, make_chat_model
 from hopgraph.models.retry import ModelTimeoutError
 from hopgraph.profiles import effective_limits
 from hopgraph.prompts import system_prompt
-from hopgraph.state import NEXT_ROUND, State
+from hopgraph.state import State
 from hopgraph.tokens import count_messages
 from hopgraph.tools import tools_for_mode
 
@@ -36,40 +35,17 @@ def _describe_model_error(exc: Exception, context: Context) -> str:
     return f"the model call failed ({name}: {exc})"
 
 
-def with_budget_notice(state: State, max_turns: int) -> list[BaseMessage]:
-    """After a round that goes on: its last tool message with the turns left appended (same id, so add_messages
-    replaces it), else nothing.
-
-    Written here, in the same update as the reply, rather than by ``decide``: the conversation is one
-    checkpointed channel re-serialized whole each time it changes, and this saves one such write a turn. The
-    stored conversation is the same: ``decide`` sets the route to ``next_round`` exactly when the run goes on.
-    """
-    messages = state.get("messages") or []
-    if state.get("route") != NEXT_ROUND or not messages or not isinstance(messages[-1], ToolMessage):
-        return []
-    last = messages[-1]
-    left = max(max_turns - state.get("turns", 0), 0)
-    content = last.content if isinstance(last.content, str) else str(last.content)
-    return [last.model_copy(update={"content": f"{content}\n\n{budget_notice(left, max_turns)}"})]
-
-
-def _notice_update(noticed: list[BaseMessage]) -> dict[str, Any]:
-    # No key at all when there is no notice: even an empty write would make the conversation a changed channel.
-    return {"messages": noticed} if noticed else {}
-
-
 def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     context = runtime.context or Context()
     limits = effective_limits(context, state.get("profile"))
     started = time.perf_counter()
     tools = tools_for_mode(context.mode, run_python=context.run_python)
     model, kind = make_chat_model(context, limits.reasoning_effort)
-    noticed = with_budget_notice(state, limits.max_turns)
     history = state.get("messages", [])
     prompt = [
         SystemMessage(system_prompt(context.mode, context.corpus_description, tools, kind.tools_in_prompt,
                                     limits.max_turns)),
-        *prompt_history([*(history[:-1] if noticed else history), *noticed], limits.token_budget),
+        *prompt_history(history, limits.token_budget),
     ]
     prompt_tokens = count_messages(prompt)
     turn = state.get("turns", 0) + 1
@@ -78,7 +54,7 @@ def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if prompt_tokens > limits.token_budget:
         log.warning("token budget spent: prompt of %d tokens exceeds %d", prompt_tokens, limits.token_budget)
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
-        return {**_notice_update(noticed), "pending_exit": "budget", "trace": [*trace, entry],
+        return {"pending_exit": "budget", "trace": [*trace, entry],
                 "error": f"token budget spent: the prompt has {prompt_tokens} tokens, the budget is "
                          f"{limits.token_budget}"}
     bound = bind_tools(model, kind, tools)
@@ -88,9 +64,9 @@ def generate(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         # The error travels in the result; callers print it once.
         log.info("model call failed: %s", exc)
         entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
-        return {**_notice_update(noticed), "pending_exit": "model_error", "turns": turn, "trace": [*trace, entry],
+        return {"pending_exit": "model_error", "turns": turn, "trace": [*trace, entry],
                 "error": _describe_model_error(exc, context)}
     if not isinstance(reply, AIMessage):
         reply = AIMessage(content=str(getattr(reply, "content", reply)))
     entry["ms"] = round((time.perf_counter() - started) * 1000, 2)
-    return {"messages": [*noticed, reply], "turns": turn, "trace": [*trace, entry]}
+    return {"messages": [reply], "turns": turn, "trace": [*trace, entry]}
