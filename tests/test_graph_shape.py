@@ -1,8 +1,9 @@
 """The graph as the design card draws it, read from the compiled graph's drawing (``get_graph()``, what LangGraph
 Studio shows): nodes for the model call, the parallel tool calls, the sufficiency decision, the budget notice and
 finalize, and a labelled conditional edge for each route out of ``decide``: the ``report_helpful_ids`` exit
-(``reported``), the max-turn empty exit, the next round through ``budget_notice``, and the others, each named.
-Checked for the local graph and the served one (``hopgraph.graph:graph``); the README draws the same graph."""
+(exit reason ``reported``), the max-turn empty exit, the next round through ``budget_notice``, and the others,
+each named. Checked for the local graph and the served one (``hopgraph.graph:graph``); the README draws the
+same graph."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 import hopgraph.graph
 from hopgraph.graph.build import AFTER_DECIDE, build_graph
 from hopgraph.index.memory import MemoryBackend
-from hopgraph.nodes.decide import EXITS, route_after_decide
+from hopgraph.nodes.decide import EXIT_ROUTES, EXITS, route_after_decide
 from hopgraph.state import RouteState
 from tests.scripted import ScriptedChatModel, call, calls
 
@@ -26,7 +27,7 @@ LOOP = {("__start__", "prepare", None, False), ("prepare", "generate", None, Fal
         ("generate", "tools", None, False), ("tools", "decide", None, False),
         ("budget_notice", "generate", None, False), ("finalize", "__end__", None, False)}
 CARD_ROUTES = {
-    ("decide", "finalize", "reported", True),  # the report_helpful_ids exit
+    ("decide", "finalize", "report_helpful_ids", True),  # exit reason "reported"
     ("decide", "finalize", "max_turns", True),  # the max-turn empty exit
     ("decide", "budget_notice", "next_round", True),  # the next round
 }
@@ -64,7 +65,8 @@ def test_the_router_returns_only_the_routes_the_graph_draws() -> None:
 
 
 @pytest.mark.parametrize(("state", "route"), [
-    *[({"exit_reason": reason, "nudged": True}, reason) for reason in EXITS],
+    *[({"exit_reason": reason, "nudged": True}, EXIT_ROUTES[reason]) for reason in EXITS],
+    ({"exit_reason": "reported"}, "report_helpful_ids"),
     ({"exit_reason": "", "nudged": True}, "retry"),
     ({"exit_reason": "", "nudged": False}, "next_round"),
     ({}, "next_round"),

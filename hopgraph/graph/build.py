@@ -10,7 +10,7 @@ from langgraph.graph import END, START, StateGraph
 from hopgraph.config import Context
 from hopgraph.graph.drawn import routed
 from hopgraph.nodes.budget_notice import budget_notice
-from hopgraph.nodes.decide import EXITS, decide, route_after_decide
+from hopgraph.nodes.decide import EXIT_ROUTES, decide, route_after_decide
 from hopgraph.nodes.finalize import finalize
 from hopgraph.nodes.generate import generate
 from hopgraph.nodes.prepare import prepare
@@ -20,7 +20,7 @@ from hopgraph.state import InputState, OutputState, State
 
 # Each route out of decide is a labelled edge: every exit ends in finalize, the next round starts with the
 # turn-budget notice, and the retry after a nudge goes straight back to the model.
-AFTER_DECIDE: dict[Hashable, str] = {**dict.fromkeys(EXITS, "finalize"), "next_round": "budget_notice",
+AFTER_DECIDE: dict[Hashable, str] = {**dict.fromkeys(EXIT_ROUTES.values(), "finalize"), "next_round": "budget_notice",
                                      "retry": "generate"}
 
 

@@ -10,7 +10,7 @@ turns that into one of the labelled edges out of ``decide``: an exit to ``finali
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal, get_args
 
 from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
@@ -31,8 +31,13 @@ log = logging.getLogger("hopgraph")
 Exit = Literal["reported", "answered", "max_turns", "no_tool_call", "thrash", "budget", "model_error",
                "backend_error"]
 EXITS: tuple[Exit, ...] = get_args(Exit)
+# The edge each exit leaves by: named as its exit_reason, but for the report's, which the design card names after
+# the tool that makes it.
+ExitRoute = Literal["report_helpful_ids", "answered", "max_turns", "no_tool_call", "thrash", "budget", "model_error",
+                    "backend_error"]
+EXIT_ROUTES: dict[str, ExitRoute] = dict(zip(EXITS, get_args(ExitRoute), strict=True))
 # Where a run goes after decide: out by one of the exits, on to the next round, or back after a nudge.
-Route = Literal[Exit, "next_round", "retry"]
+Route = Literal[ExitRoute, "next_round", "retry"]
 
 
 def decide(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -101,7 +106,7 @@ def route_after_decide(state: RouteState) -> Route:
     """The edge out of ``decide``: the exit it wrote, else a retry when it nudged the model, else the next round."""
     reason = state.get("exit_reason") or ""
     if reason:
-        if reason not in EXITS:
+        if reason not in EXIT_ROUTES:
             raise ValueError(f"unknown exit '{reason}'")
-        return cast(Exit, reason)
+        return EXIT_ROUTES[reason]
     return "retry" if state.get("nudged") else "next_round"
