@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from hopgraph.sandbox import current_isolation, hook_only, run_code
@@ -31,6 +33,9 @@ PROGRAMS = {
                       "print(statistics.mean([2, 4, 9]), decimal.Decimal('1.1') * 3)",
 }
 
+
+def _ignoring_round(run: Callable[[object], None], isolation: object, _round: int) -> None:
+    run(isolation)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -56,8 +61,8 @@ def main() -> None:
             if not result.ok:
                 raise SystemExit(f"the program failed: {result.error}")
 
-        wall = taking_turns([("hook only", lambda _, c=checked: c(hook)),
-                             ("bubblewrap", lambda _, c=checked: c(sandbox))], args.calls, 1)
+        wall = taking_turns([("hook only", partial(_ignoring_round, checked, hook)),
+                             ("bubblewrap", partial(_ignoring_round, checked, sandbox))], args.calls, 1)
         print(f"{title} ({args.calls} calls each):\n")
         print_ways(wall, "hook only", "hook only")
         print()

@@ -58,8 +58,8 @@ async def _round(url: str, keys: dict[str, str], bob_runs: int) -> tuple[float, 
     result = await alice.runs.wait(None, "hopgraph", input=QUESTION)
     latency = time.monotonic() - started
     assert isinstance(result, dict) and result.get("reported_ids") == ["alpha"], result
-    for thread, run in admitted:
-        await bob.runs.join(thread, run)
+    for thread, run_id in admitted:
+        await bob.runs.join(thread, run_id)
     return latency, len(admitted)
 
 

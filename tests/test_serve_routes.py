@@ -90,7 +90,7 @@ def _concrete(path: str) -> str:
 
 def _ask(url: str, method: str, path: str, key: str | None) -> httpx.Response:
     headers = {"x-api-key": key} if key else {}
-    body = None if method in ("GET", "DELETE") else {}
+    body: dict[str, Any] | None = None if method in ("GET", "DELETE") else {}
     # A connection of its own: some of these routes fail with 500 (a random id LangGraph does not expect), and
     # the server then drops the connection.
     with httpx.Client(base_url=url, timeout=30) as http, \

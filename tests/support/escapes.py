@@ -24,6 +24,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
+from typing import Any
 
 from tests.support.escapes_paths import PATHS
 from tests.support.escapes_runtime import RUNTIME
@@ -71,7 +72,7 @@ class Canaries:
         self._listen(socket.AF_UNIX, self.unix)
         self._listen(socket.AF_UNIX, "\0" + self.abstract)
 
-    def _listen(self, family: int, address: object) -> int:
+    def _listen(self, family: int, address: Any) -> int:
         server = socket.socket(family, socket.SOCK_STREAM)
         server.bind(address)
         server.listen(8)
