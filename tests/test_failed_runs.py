@@ -8,14 +8,16 @@ index is an embedded one filled by ``ingest``, or a Qdrant URL where nothing lis
 from __future__ import annotations
 
 import json
+import os
 import socket
+import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from langchain_core.messages import HumanMessage
 from langgraph.graph import START, MessagesState, StateGraph
-from mcp import Client
+from mcp import Client, StdioServerParameters
 
 from hopgraph import Context, as_node, as_tool, run
 from hopgraph.errors import RunFailedError
@@ -23,12 +25,15 @@ from hopgraph.index import factory
 from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.embed import get_embedder
 from hopgraph.index.ingest import ingest_paths
-from hopgraph.integrations.mcp_server import build_server
 from tests.support.openai_server import ScriptedOpenAI
 from tests.support.openai_steps import chat_text, chat_tool_calls
 
 QUESTION = "How much can an employee claim for meals per day?"
 CONTAINER = "ops"
+MCP_SERVER = ("import json, sys\n"
+              "from hopgraph import Context\n"
+              "from hopgraph.integrations.mcp_server import build_server\n"
+              "build_server(Context(**json.loads(sys.argv[1]))).run('stdio')")
 
 
 def closed_port() -> int:
@@ -151,10 +156,16 @@ async def test_every_adapter_turns_a_budget_stop_into_an_error(index: str, monke
             builder.compile().invoke({"messages": [HumanMessage(QUESTION)]})
     assert failed.value.exit_reason == "budget"
 
+    factory.close_all()  # the MCP server's process opens (and locks) the index
     with ScriptedOpenAI() as srv:
         srv.chat(*search_then_answer())
-        server = build_server(budget_context(index, srv, token_budget=budget))
-        async with Client(server) as client:
+        # The MCP server in a process of its own, as `hopgraph mcp` runs it, with a context the command line cannot set.
+        settings = {"mode": "answer", "model": "openai:m", "base_url": srv.base_url, "index": index,
+                    "containers": [CONTAINER], "model_max_retries": 0, "token_budget": budget}
+        env = {**{k: v for k, v in os.environ.items() if k not in ("QDRANT_URL", "HOPGRAPH_INDEX")},
+               "OPENAI_API_KEY": "k"}
+        params = StdioServerParameters(command=sys.executable, args=["-c", MCP_SERVER, json.dumps(settings)], env=env)
+        async with Client(params, read_timeout_seconds=120) as client:
             result = await client.call_tool("ask", {"question": QUESTION, "mode": "answer"})
     text = " ".join(getattr(block, "text", "") for block in result.content)
     assert result.is_error and "token budget" in text and "EUR" not in text, result

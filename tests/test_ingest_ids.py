@@ -19,6 +19,7 @@ from hopgraph.index.embed import get_embedder
 from hopgraph.index.ingest import Chunker, _hash, ingest_paths, summary_line
 from hopgraph.index.loaders import LOADERS
 from hopgraph.index.sources import IngestError
+from tests.support.embedding import CountingEmbeds
 
 
 def cli(*argv: str) -> int:
@@ -172,20 +173,6 @@ def write_as_before(backend: EdgeBackend, folder: Path, container: str, tags: Se
     return sorted({c.doc_id for c in chunks})
 
 
-class Counting:
-    """Counts the documents a backend embeds (the real embedder does the work)."""
-
-    def __init__(self, backend: EdgeBackend) -> None:
-        self.texts = 0
-        real = backend.embedder.embed_documents
-
-        def embed_documents(texts: Sequence[str], *args: Any, **kw: Any) -> Any:
-            self.texts += len(texts)
-            return real(texts, *args, **kw)
-
-        backend.embedder.embed_documents = embed_documents  # type: ignore[method-assign]
-
-
 def test_an_index_written_before_keeps_its_ids_and_works(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     a = project(tmp_path / "projA", "Project A uses PostgreSQL 15 for its ledger.")
     (a / "notes.txt").write_text("The ledger is backed up every night at two.")
@@ -200,7 +187,7 @@ def test_an_index_written_before_keeps_its_ids_and_works(tmp_path: Path, monkeyp
                                                                      str((a / "README.md").resolve()))
 
         # Ingested again by this version: the same ids, nothing embedded, the tags kept.
-        counting = Counting(backend)
+        counting = CountingEmbeds(backend)
         report = ingest_paths(backend, [a], container="proj", progress=False)
         assert (report.docs, report.unchanged, report.refused, counting.texts) == (0, 2, [], 0)
         assert sorted(backend.document_sources("proj")) == ["README.md", "notes.txt"]

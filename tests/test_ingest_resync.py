@@ -9,9 +9,8 @@ import re
 import shlex
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,6 +18,7 @@ from hopgraph.index.backend import Scope
 from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.embed import get_embedder
 from hopgraph.index.ingest import ingest_beir, ingest_paths
+from tests.support.embedding import CountingEmbeds
 
 ROOT = Path(__file__).resolve().parents[1]
 CONTRACTS = "hopgraph/demo/data/legal/contracts"
@@ -55,20 +55,6 @@ def test_the_readme_sequence_keeps_the_tags_its_search_needs(tmp_path: Path) -> 
     assert "(no results)" not in outputs[2] and "contracts/" in outputs[2] and "agreement" in outputs[2]
 
 
-class Counting:
-    """Counts the texts a backend embeds (the real embedder does the work)."""
-
-    def __init__(self, backend: EdgeBackend) -> None:
-        self.texts = 0
-        real = backend.embedder.embed_documents
-
-        def embed_documents(texts: Sequence[str], *args: Any, **kw: Any) -> Any:
-            self.texts += len(texts)
-            return real(texts, *args, **kw)
-
-        backend.embedder.embed_documents = embed_documents  # type: ignore[method-assign]
-
-
 @pytest.fixture
 def backend(tmp_path: Path) -> Iterator[EdgeBackend]:
     with EdgeBackend(tmp_path / "index", embedder=get_embedder("minilm")) as b:
@@ -85,7 +71,7 @@ def test_tags_change_in_place_and_a_run_without_tags_keeps_them(backend: EdgeBac
     long = " ".join(f"Clause {i} sets the harbour fees for vessel class {i}." for i in range(120))
     (docs / "fees.txt").write_text(long)
     (docs / "tides.md").write_text("# Tides\n\nHigh water at the pier comes twice a day.")
-    counting = Counting(backend)
+    counting = CountingEmbeds(backend)
     first = ingest_paths(backend, [docs], tags=["2026", "port"], progress=False)
     chunks = backend.count()
     assert first.docs == 2 and chunks > 3 and counting.texts == chunks
@@ -138,7 +124,7 @@ def test_beir_records_are_retagged_in_place(backend: EdgeBackend, tmp_path: Path
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text("".join(json.dumps({"_id": f"d{i}", "title": f"T{i}", "text": f"Passage {i} on glaciers."}) + "\n"
                               for i in range(4)))
-    counting = Counting(backend)
+    counting = CountingEmbeds(backend)
     assert ingest_beir(backend, corpus, tags=["sci"], progress=False).docs == 4
     again = ingest_beir(backend, corpus, tags=["sci", "v2"], progress=False)
     assert (again.docs, again.retagged, counting.texts) == (0, 4, 4)
