@@ -240,3 +240,16 @@ def test_two_corpora_sharing_an_id_do_not_replace_each_other(tmp_path: Path) -> 
         replaced = ingest_beir(backend, tmp_path / "second" / "corpus.jsonl", progress=False, replace=True)
         assert replaced.docs == 1 and len(replaced.replaced) == 1
         assert backend.text_search("proteins", Scope(("default",)), 1)[0].doc_id == "d1"
+
+
+def test_pruning_a_folder_keeps_the_records_of_its_corpus(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "corpus.jsonl").write_text(json.dumps({"_id": "d1", "title": "Ice", "text": "Glaciers retreat."}) + "\n")
+    (folder / "notes.txt").write_text("Field notes from the glacier camp.")
+    with EdgeBackend(tmp_path / "idx", embedder=get_embedder("minilm")) as backend:
+        assert ingest_paths(backend, [folder], progress=False).docs == 2
+        (folder / "notes.txt").unlink()
+        # A record's origin names its corpus, which is still there: only the deleted file's document goes.
+        assert ingest_paths(backend, [folder], progress=False, prune=True).removed == ["data/notes.txt"]
+        assert set(backend.document_sources("default")) == {"d1"}
