@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
@@ -27,6 +27,22 @@ class OutputState(TypedDict, total=False):
     answer: str
     citations: list[dict[str, Any]]
     markers: list[dict[str, Any]]
+
+
+# Exits where the run could not do its work (the model or the index failed), as opposed to finding little.
+FAILED_EXITS = ("model_error", "backend_error")
+# Answer mode: exits that end without an answer, whatever was gathered. The token budget stops a run before the
+# model could answer; the others are failures. (Reaching the turn cap, or a search that finds nothing new, still
+# ends with the built-in policy's answer from the passages gathered.)
+NO_ANSWER_EXITS = (*FAILED_EXITS, "budget")
+
+
+def run_failed(result: Mapping[str, Any]) -> bool:
+    """A result that must be read as an error: the model or the index failed, or the run stopped on an error with
+    nothing to show (no answer, no document)."""
+    if str(result.get("exit_reason") or "") in FAILED_EXITS:
+        return True
+    return bool(result.get("error")) and not (result.get("reported_ids") or result.get("answer"))
 
 
 class RouteState(TypedDict, total=False):

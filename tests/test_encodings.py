@@ -65,12 +65,12 @@ def test_txt_md_csv_in_each_encoding(backend: EdgeBackend, tmp_path: Path, encod
     rep = ingest_paths(backend, [root], progress=False)
 
     assert rep.skipped == [] and rep.docs == 3
-    assert text_of(backend, "note.txt") == ("note", f"{text}\nSecond line.")
-    assert text_of(backend, "page.md") == ("Résumé du café", f"# Résumé du café\n\n{text}")
-    assert text_of(backend, "table.csv") == ("table", f"name: José\nnote: {text}\n\nname: Zoë\nnote: Zürich")
+    assert text_of(backend, "docs/note.txt") == ("note", f"{text}\nSecond line.")
+    assert text_of(backend, "docs/page.md") == ("Résumé du café", f"# Résumé du café\n\n{text}")
+    assert text_of(backend, "docs/table.csv") == ("table", f"name: José\nnote: {text}\n\nname: Zoë\nnote: Zürich")
     # The words are searchable as written.
     hits = backend.text_search("crème brûlée" if encoding == "latin-1" else "café naïve", S, 3)
-    assert {h.doc_id for h in hits} == {"note.txt", "page.md", "table.csv"}
+    assert {h.doc_id for h in hits} == {"docs/note.txt", "docs/page.md", "docs/table.csv"}
 
 
 def test_detection_keeps_other_legacy_code_pages() -> None:
@@ -94,4 +94,4 @@ def test_binary_data_in_a_text_file_is_skipped_with_the_reason(backend: EdgeBack
     rep = ingest_paths(backend, [root], progress=False)
 
     assert rep.skipped == [(str(root / "noise.txt"), "TextEncodingError: cannot tell the text encoding (binary data?)")]
-    assert text_of(backend, "fine.txt") == ("fine", "Ærøskøbing harbour opens at dawn.")
+    assert text_of(backend, "docs/fine.txt") == ("fine", "Ærøskøbing harbour opens at dawn.")

@@ -62,6 +62,33 @@ def test_document_hash(loaded: Harness) -> None:
     assert b.document_hash("nope", "default") is None
 
 
+def test_document_record_and_update_in_place(harness: Harness) -> None:
+    b = harness.backend
+    b.upsert([chunk("long", f"part {i} about harbour fees " * 5, index=i, count=3, tags=("a",)) for i in range(3)])
+    b.upsert([chunk("long", "the other container's copy", container="two")])
+    record = b.document_record("long", "default")
+    assert record is not None and (record.content_hash, record.tags, record.complete) == ("h1", ("a",), True)
+    assert (record.source, record.origin, record.legacy) == ("test://long", "", False)
+    assert b.document_record("long", "three") is None
+    before = [(h.chunk.chunk_id, round(h.score, 6)) for h in b.dense_search("harbour fees", Scope(("default",)), 3)]
+
+    assert b.update_document("long", "default", {"tags": ["b", "c"], "source": "docs/long.txt",
+                                                  "origin": "/srv/docs/long.txt"}) == 3
+    assert b.update_document("nope", "default", {"tags": ["b"]}) == 0
+    record = b.document_record("long", "default")
+    assert record is not None and (record.tags, record.source, record.origin) == (
+        ("b", "c"), "docs/long.txt", "/srv/docs/long.txt")
+    # The vectors stay: the same chunks score the same, and the new tags filter.
+    assert [(h.chunk.chunk_id, round(h.score, 6))
+            for h in b.dense_search("harbour fees", Scope(("default",), ("b",)), 3)] == before
+    assert b.search("harbour fees", Scope(("default",), ("a",)), 3) == []
+    doc = b.read("long", Scope(("default",), ("c",)))
+    assert doc is not None and len(doc.chunks) == 3 and {c.source for c in doc.chunks} == {"docs/long.txt"}
+    assert b.document_sources("default") == {"long": "/srv/docs/long.txt"}
+    two = b.read("long", Scope(("two",)))
+    assert two is not None and two.chunks[0].tags == ()  # only the named container's document changes
+
+
 def test_container_documents_counts_documents_per_container(harness: Harness) -> None:
     b = harness.backend
     assert b.container_documents() == {}

@@ -77,31 +77,34 @@ def test_ingest_folder_of_every_type(backend: EdgeBackend, tmp_path: Path) -> No
     skipped = dict(rep.skipped)
     assert set(skipped) == {str(root / "broken.pdf"), str(root / "image.png")}
     assert "unsupported file type .png" in skipped[str(root / "image.png")]
+    assert rep.hidden == [str(root / ".hidden.txt")] and "left out 1 hidden paths" in rep.summary()
     assert rep.chunks == backend.count()
+    # A folder keeps its name in the ids; a reader sees that relative path as the source.
     expect = {
-        "notes.txt": ("notes", "txt"), "sub/orbits.md": ("Orbital Mechanics", "md"),
-        "coffee.html": ("Coffee Guide", "html"), "fruit.csv": ("fruit", "table"),
-        "report.pdf": ("report", "pdf"), "memo.docx": ("memo", "docx"), "stock.xlsx": ("stock", "table"),
+        "files/notes.txt": ("notes", "txt"), "files/sub/orbits.md": ("Orbital Mechanics", "md"),
+        "files/coffee.html": ("Coffee Guide", "html"), "files/fruit.csv": ("fruit", "table"),
+        "files/report.pdf": ("report", "pdf"), "files/memo.docx": ("memo", "docx"),
+        "files/stock.xlsx": ("stock", "table"),
     }
     for doc_id, (title, kind) in expect.items():
         cs = chunks_of(backend, doc_id)
         assert {(c.title, c.kind) for c in cs} == {(title, kind)}, doc_id
         assert all(c.tags == ("demo", "q3") for c in cs)
         assert all(c.context and c.context == cs[0].context for c in cs)
-        assert all(c.source == str((root / doc_id).resolve()) for c in cs)
+        assert all(c.source == doc_id for c in cs)
+        assert all(c.origin == str((tmp_path / doc_id).resolve()) for c in cs)
         if kind != "pdf":
             assert all(c.page is None for c in cs)
-    pdf = chunks_of(backend, "report.pdf")
+    pdf = chunks_of(backend, "files/report.pdf")
     assert [c.page for c in pdf] == [1, 2, 3]
     assert "Magma chamber number 2" in pdf[1].text
-    assert "scriptword" not in chunks_of(backend, "coffee.html")[0].text
-    assert "Espresso needs finely ground beans." in chunks_of(backend, "coffee.html")[0].text
-    stock = chunks_of(backend, "stock.xlsx")[0].text
+    assert "scriptword" not in chunks_of(backend, "files/coffee.html")[0].text
+    assert "Espresso needs finely ground beans." in chunks_of(backend, "files/coffee.html")[0].text
+    stock = chunks_of(backend, "files/stock.xlsx")[0].text
     assert "item: bolts" in stock and "qty: 40" in stock
-    assert chunks_of(backend, "sub/orbits.md")[0].context == "Orbital Mechanics: # Orbital Mechanics Kepler's laws " \
-        "describe planetary orbits." or chunks_of(backend, "sub/orbits.md")[0].context.startswith("Orbital Mechanics")
-    assert backend.search("magma volcano", Scope(("default",), ("demo",)), 1)[0].doc_id == "report.pdf"
-    assert backend.text_search("bolts", S, 1)[0].doc_id == "stock.xlsx"
+    assert chunks_of(backend, "files/sub/orbits.md")[0].context.startswith("Orbital Mechanics")
+    assert backend.search("magma volcano", Scope(("default",), ("demo",)), 1)[0].doc_id == "files/report.pdf"
+    assert backend.text_search("bolts", S, 1)[0].doc_id == "files/stock.xlsx"
 
 
 def test_rerun_skips_unchanged_and_replaces_changed(backend: EdgeBackend, tmp_path: Path) -> None:
@@ -112,21 +115,21 @@ def test_rerun_skips_unchanged_and_replaces_changed(backend: EdgeBackend, tmp_pa
     (root / "long.txt").write_text(long_text)
     (root / "short.txt").write_text("A short note about pelicans.")
     first = ingest_paths(backend, [root], progress=False)
-    n_long = len(chunks_of(backend, "long.txt"))
+    n_long = len(chunks_of(backend, "docs/long.txt"))
     assert first.docs == 2 and n_long > 5
     second = ingest_paths(backend, [root], progress=False)
     assert (second.docs, second.unchanged, second.chunks) == (0, 2, 0)
     (root / "long.txt").write_text("Now the long document is short and about herons.")
     third = ingest_paths(backend, [root], progress=False)
     assert (third.docs, third.unchanged) == (1, 1)
-    cs = chunks_of(backend, "long.txt")
+    cs = chunks_of(backend, "docs/long.txt")
     assert len(cs) == 1 and "herons" in cs[0].text
     assert backend.count() == 2
     assert backend.text_search("dredging", S, 5) == []
-    # New tags count as a change.
+    # New tags are set in place: nothing is written again.
     fourth = ingest_paths(backend, [root], tags=["birds"], progress=False)
-    assert fourth.docs == 2
-    assert backend.search("herons", Scope(("default",), ("birds",)), 1)[0].doc_id == "long.txt"
+    assert (fourth.docs, fourth.retagged, fourth.unchanged, fourth.chunks) == (0, 2, 0, 0)
+    assert backend.search("herons", Scope(("default",), ("birds",)), 1)[0].doc_id == "docs/long.txt"
 
 
 def test_chunks_are_token_sized_with_overlap(backend: EdgeBackend, tmp_path: Path) -> None:
@@ -165,13 +168,13 @@ def test_interrupted_ingest_is_invisible_then_finished(tmp_path: Path) -> None:
         with pytest.raises(KeyboardInterrupt):
             ingest_paths(b, [root], progress=False, batch=8)
         assert 0 < b.count() < 30  # some chunks landed
-        assert b.read("big.txt", S) is None
-        assert b.document_hash("big.txt", "default") is None
+        assert b.read("docs/big.txt", S) is None
+        assert b.document_hash("docs/big.txt", "default") is None
         assert b.text_search("token5", S, 5) == []
         b.crash_after = 10**6
         rep = ingest_paths(b, [root], progress=False, batch=8)
         assert rep.docs == 1
-        doc = b.read("big.txt", S)
+        doc = b.read("docs/big.txt", S)
         assert doc is not None
         assert b.count() == len(doc.chunks) == doc.chunks[0].chunk_count
         assert [c.index for c in doc.chunks] == list(range(len(doc.chunks)))
@@ -245,8 +248,8 @@ def test_prune_removes_documents_whose_files_are_gone(backend: EdgeBackend, tmp_
     ingest_paths(backend, [docs], progress=False)
     ingest_paths(backend, [other], progress=False)
     ingest_paths(backend, [docs], container="archive", progress=False)
-    assert set(backend.document_sources("default")) == {"keep.txt", "sub/gone.md", "turns-broken.txt",
-                                                        "elsewhere.txt"}
+    assert set(backend.document_sources("default")) == {"docs/keep.txt", "docs/sub/gone.md", "docs/turns-broken.txt",
+                                                        "other/elsewhere.txt"}
 
     (docs / "sub" / "gone.md").unlink()
     (other / "elsewhere.txt").unlink()  # gone too, but not under the folder being ingested
@@ -255,19 +258,19 @@ def test_prune_removes_documents_whose_files_are_gone(backend: EdgeBackend, tmp_
     (docs / "renamed.pdf").write_bytes(b"not a pdf")
 
     plain = ingest_paths(backend, [docs], progress=False)
-    assert plain.removed == [] and backend.read("sub/gone.md", S) is not None  # nothing removed without prune
+    assert plain.removed == [] and backend.read("docs/sub/gone.md", S) is not None  # nothing removed without prune
 
     rep = ingest_paths(backend, [docs], progress=False, prune=True)
-    assert rep.removed == ["sub/gone.md", "turns-broken.txt"]
+    assert rep.removed == ["docs/sub/gone.md", "docs/turns-broken.txt"]
     assert [path for path, _ in rep.skipped] == [str(docs / "renamed.pdf")]
     assert "removed 2 documents whose files are gone" in rep.summary()
-    assert rep.to_dict()["removed"] == ["sub/gone.md", "turns-broken.txt"]
-    assert backend.read("sub/gone.md", S) is None
-    assert backend.read("keep.txt", S) is not None
-    assert backend.read("elsewhere.txt", S) is not None  # outside the pruned folder: kept
+    assert rep.to_dict()["removed"] == ["docs/sub/gone.md", "docs/turns-broken.txt"]
+    assert backend.read("docs/sub/gone.md", S) is None
+    assert backend.read("docs/keep.txt", S) is not None
+    assert backend.read("other/elsewhere.txt", S) is not None  # outside the pruned folder: kept
     # The same documents in another container are that container's business.
-    assert backend.read("sub/gone.md", Scope(("archive",))) is not None
-    assert set(backend.document_sources("default")) == {"keep.txt", "elsewhere.txt"}
+    assert backend.read("docs/sub/gone.md", Scope(("archive",))) is not None
+    assert set(backend.document_sources("default")) == {"docs/keep.txt", "other/elsewhere.txt"}
 
 
 def test_prune_keeps_documents_whose_files_exist_but_fail(backend: EdgeBackend, tmp_path: Path) -> None:
@@ -278,7 +281,7 @@ def test_prune_keeps_documents_whose_files_exist_but_fail(backend: EdgeBackend, 
     (docs / "a.txt").write_bytes(b"")  # still there, now empty: skipped, and not a reason to delete
     rep = ingest_paths(backend, [docs], progress=False, prune=True)
     assert rep.removed == [] and [path for path, _ in rep.skipped] == [str(docs / "a.txt")]
-    assert backend.read("a.txt", S) is not None
+    assert backend.read("docs/a.txt", S) is not None
 
 
 def cli(*argv: str) -> int:
@@ -305,11 +308,11 @@ def test_cli_ingest_search_delete(tmp_path: Path, index_dir: str, capsys: pytest
     assert cli("ingest", str(root), "--index", index_dir, "--container", "team", "--tags", "a,b", "--prune",
                "--json") == EXIT_SKIPPED
     report = json.loads(capsys.readouterr().out)
-    assert report["removed"] == ["notes.txt"] and report["docs"] == 0 and report["unchanged"] == 6
+    assert report["removed"] == ["files/notes.txt"] and report["docs"] == 0 and report["unchanged"] == 6
 
     assert cli("search", "magma chamber", "--index", index_dir, "--container", "team", "--json") == 0
     hits: list[dict[str, Any]] = json.loads(capsys.readouterr().out)
-    assert hits[0]["doc_id"] == "report.pdf"
+    assert hits[0]["doc_id"] == "files/report.pdf"
     assert set(hits[0]) == {"doc_id", "title", "score", "page", "container"}
     assert hits[0]["container"] == "team" and hits[0]["page"] in (1, 2, 3)
     assert len({h["doc_id"] for h in hits}) == len(hits)  # one row per document
@@ -317,16 +320,16 @@ def test_cli_ingest_search_delete(tmp_path: Path, index_dir: str, capsys: pytest
     assert cli("search", "bolts", "--mode", "text", "--index", index_dir, "--container", "team",
                "--tag", "a", "--tag", "b") == 0
     out = capsys.readouterr().out
-    assert "stock.xlsx" in out.splitlines()[0]
+    assert "files/stock.xlsx" in out.splitlines()[0]
     # The default container holds nothing here: said so, with the containers that do hold documents.
     assert cli("search", "bolts", "--index", index_dir, "--json") == 2
     err = capsys.readouterr().err
     assert "container 'default' holds no documents" in err and "team" in err and err.count("\n") == 1
 
-    assert cli("delete", "--doc", "stock.xlsx", "--index", index_dir, "--container", "team") == 0
-    assert "deleted stock.xlsx" in capsys.readouterr().out
-    assert cli("delete", "--doc", "stock.xlsx", "--index", index_dir) == 2
-    assert "error: no document 'stock.xlsx'" in capsys.readouterr().err
+    assert cli("delete", "--doc", "files/stock.xlsx", "--index", index_dir, "--container", "team") == 0
+    assert "deleted files/stock.xlsx" in capsys.readouterr().out
+    assert cli("delete", "--doc", "files/stock.xlsx", "--index", index_dir) == 2
+    assert "error: no document 'files/stock.xlsx'" in capsys.readouterr().err
 
 
 def test_cli_ingest_reports_skipped_files_in_its_exit_status(
@@ -356,9 +359,9 @@ def test_cli_ingest_reports_skipped_files_in_its_exit_status(
 
     # What could be read stays ingested and searchable.
     assert cli("search", "pump seals", "--index", index_dir, "--json") == 0
-    assert json.loads(capsys.readouterr().out)[0]["doc_id"] == "pumps.txt"
+    assert json.loads(capsys.readouterr().out)[0]["doc_id"] == "docs/pumps.txt"
     assert cli("search", "valve leaks", "--index", index_dir, "--json") == 0
-    assert json.loads(capsys.readouterr().out)[0]["doc_id"] == "valves.md"
+    assert json.loads(capsys.readouterr().out)[0]["doc_id"] == "docs/valves.md"
 
     # Once the broken files are gone, a run exits 0.
     for path in broken:

@@ -74,7 +74,7 @@ def make_corpus(folder: Path, files: int, seed: int = 1, words: tuple[int, int] 
         text = " ".join([f"file{i}"] + [rng.choice(WORDS) for _ in range(rng.randint(*words))])
         name = f"doc{i:03d}.txt"
         (folder / name).write_text(text)
-        out[name] = text
+        out[f"{folder.name}/{name}"] = text  # an ingested folder keeps its name in the ids
     return out
 
 

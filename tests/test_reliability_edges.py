@@ -140,9 +140,9 @@ def test_cli_edges(tmp_path: Path) -> None:
         "reingest": (["ingest", str(full / "docs"), "--json"], full, None),
     }.items()}
     steel = json.loads(second["search_steel"].out)
-    assert steel and steel[0]["doc_id"] == "good-steel.txt"
+    assert steel and steel[0]["doc_id"] == "docs/good-steel.txt"
     copper = json.loads(second["search_copper"].out)
-    assert copper and copper[0]["doc_id"] == "good-copper.md"
+    assert copper and copper[0]["doc_id"] == "docs/good-copper.md"
     again = json.loads(second["reingest"].out)
     assert again["docs"] == 0 and again["unchanged"] >= 2
 

@@ -16,9 +16,7 @@ from hopgraph.commands._common import (
     scope_settings,
 )
 from hopgraph.config import Context
-
-# Runs that ended because something outside the loop failed, not because retrieval finished.
-FAILED_EXITS = ("model_error", "backend_error")
+from hopgraph.state import run_failed
 
 
 def add_parser(sub: Any) -> None:
@@ -66,7 +64,7 @@ def print_result(result: dict[str, Any], mode: str) -> None:
         if not result.get("reported_ids"):
             print("(no documents reported)")
     print(f"\nexit: {result.get('exit_reason')} after {result.get('turns')} turns")
-    if result.get("error") and result.get("exit_reason") not in FAILED_EXITS:
+    if result.get("error") and not run_failed(result):
         print(f"note: {result['error']}")
     for entry in result.get("trace", []):
         names = ", ".join(f"{c['name']}({_short_args(c.get('args'))})" for c in entry.get("tool_calls", []))
@@ -105,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(payload, ensure_ascii=False, indent=None if os.environ.get("HOPGRAPH_JSON_COMPACT") else 2))
     else:
         print_result(result, args.mode)
-    if result.get("exit_reason") in FAILED_EXITS:
+    if run_failed(result):
         print(f"error: {result.get('error') or result.get('exit_reason')}", file=sys.stderr)
         return 2
     return 0

@@ -9,7 +9,8 @@ from __future__ import annotations
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 # Fixed namespace so that point ids are stable across processes and machines.
 POINT_NAMESPACE = uuid.uuid5(uuid.NAMESPACE_URL, "hopgraph:chunk")
@@ -79,6 +80,24 @@ class Chunk:
     content_hash: str = ""
     # Number of chunks in the whole document, so a reader can tell a complete one.
     chunk_count: int = 1
+    # Where ingest found the document on its machine (hopgraph.index.sources); never shown to readers.
+    origin: str = ""
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """What ingest reads of a stored document before it writes one under the same id (from its first chunk)."""
+
+    doc_id: str
+    container: str
+    content_hash: str
+    source: str
+    origin: str
+    tags: tuple[str, ...]
+    complete: bool
+    kind: str = ""
+    legacy: bool = False
+    """Written before payloads carried an origin (see hopgraph.index.sources.legacy_fields)."""
 
 
 @dataclass(frozen=True)
@@ -146,8 +165,24 @@ class SearchBackend(ABC):
         """The stored content hash of a complete document, or None."""
 
     @abstractmethod
+    def document_record(self, doc_id: str, container: str) -> StoredDocument | None:
+        """What is stored of a document (complete or not), or None when none of it is."""
+
+    def update_document(self, doc_id: str, container: str, fields: dict[str, Any]) -> int:
+        """Sets payload fields (``tags``, ``source``, ``origin``, ``content_hash``) on every chunk of a stored
+        document, keeping its vectors where the backend can; returns how many chunks changed.
+
+        This fallback writes the document again (embedding it); the Qdrant backends set the fields in place."""
+        document = self.read(doc_id, Scope((container,)))
+        if document is None:
+            return 0
+        values: dict[str, Any] = {k: tuple(v) if k == "tags" else v for k, v in fields.items()}
+        self.upsert([replace(c, **values) for c in document.chunks])
+        return len(document.chunks)
+
+    @abstractmethod
     def document_sources(self, container: str) -> dict[str, str]:
-        """Every document of a container: doc_id -> the source it was ingested from."""
+        """Every document of a container: doc_id -> where it was ingested from (its origin, else its source)."""
 
     @abstractmethod
     def count(self) -> int:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.index.backend import Chunk, Document
+from hopgraph.index.sources import legacy_fields
 
 DENSE = "dense"
 SPARSE = "bm25"
@@ -94,7 +95,7 @@ def clean_text(text: str) -> str:
 
 def clean_chunk(chunk: Chunk) -> Chunk:
     fields = {name: getattr(chunk, name) for name in ("chunk_id", "doc_id", "title", "text", "container",
-                                                       "context", "source", "kind", "content_hash")}
+                                                       "context", "source", "kind", "content_hash", "origin")}
     cleaned: dict[str, Any] = {k: clean_text(v) for k, v in fields.items()}
     tags = tuple(clean_text(t) for t in chunk.tags)
     if cleaned == fields and tags == chunk.tags:
@@ -125,14 +126,25 @@ def chunk_payload(chunk: Chunk, complete: bool) -> dict[str, Any]:
         "tags": list(chunk.tags),
         "context": chunk.context,
         "source": chunk.source,
+        "origin": chunk.origin,
         "kind": chunk.kind,
         "content_hash": chunk.content_hash,
         STATUS: READY if complete else PARTIAL,
     }
 
 
+def payload_origin(p: dict[str, Any]) -> tuple[str, str]:
+    """(source, origin) of a payload; one written before payloads had an origin is read as
+    :func:`hopgraph.index.sources.legacy_fields` says."""
+    source = str(p.get("source") or "")
+    if "origin" in p:
+        return source, str(p.get("origin") or "")
+    return legacy_fields(str(p.get("doc_id", "")), str(p.get("kind") or ""), source)
+
+
 def payload_chunk(p: dict[str, Any]) -> Chunk:
     page = p.get("page")
+    source, origin = payload_origin(p)
     return Chunk(
         chunk_id=str(p.get("chunk_id", "")),
         doc_id=str(p.get("doc_id", "")),
@@ -143,10 +155,11 @@ def payload_chunk(p: dict[str, Any]) -> Chunk:
         page=int(page) if page is not None else None,
         tags=tuple(p.get("tags") or ()),
         context=str(p.get("context") or ""),
-        source=str(p.get("source") or ""),
+        source=source,
         kind=str(p.get("kind") or "txt"),
         content_hash=str(p.get("content_hash") or ""),
         chunk_count=int(p.get("chunk_count", 1)),
+        origin=origin,
     )
 
 

@@ -381,6 +381,9 @@ class EdgeBackend(EdgeFilters, VectorBackend):
         if n >= c.chunk_count:
             self._write(qe.UpdateOperation.set_payload_by_filter(flt, {STATUS: READY}))
 
+    def _set_payload(self, flt: Any, payload: dict[str, Any]) -> None:
+        self._write(self._qe.UpdateOperation.set_payload_by_filter(flt, payload))
+
     def _refresh_count(self) -> None:
         self._points = int(self._call(lambda s: s.info().points_count))
 

@@ -1,11 +1,13 @@
 """Turning files (and BEIR corpora) into chunks in a backend.
 
-Each file becomes one document: ``doc_id`` is its path relative to the ingest root,
-``content_hash`` covers its bytes, tags and the chunking settings. An unchanged file is
-skipped; a changed one is deleted and written again. Chunks of a document are stored as
-``partial`` until the last one lands (see the backends), so an interrupted ingest never
-leaves a document looking complete, and running it again finishes the job. Reading a file
-into text is hopgraph.index.loaders' part.
+Each file becomes one document: its id, source and origin are hopgraph.index.sources' part,
+which files a folder holds hopgraph.index.walk's, and reading a file into text
+hopgraph.index.loaders'. ``content_hash`` covers a document's bytes and the chunking settings.
+An unchanged file is skipped, and its stored tags are changed in place when the run names
+other ones (a run that names none keeps them); a changed one is deleted and written again.
+Chunks of a document are stored as ``partial`` until the last one lands (see the backends), so
+an interrupted ingest never leaves a document looking complete, and running it again finishes
+the job.
 """
 
 from __future__ import annotations
@@ -16,14 +18,16 @@ import logging
 import re
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from hopgraph.index.backend import Chunk, SearchBackend, make_chunk_id
+from hopgraph.index.backend import BackendError, Chunk, SearchBackend, make_chunk_id
 from hopgraph.index.common import clean_text
+from hopgraph.index.ingest_report import IngestReport
 from hopgraph.index.loaders import LOADERS, Loaded, Section
+from hopgraph.index.sources import Conflict, Target, Targets, check_root, default_root, origin_file
+from hopgraph.index.walk import walk
 
 log = logging.getLogger(__name__)
 
@@ -32,37 +36,6 @@ CHUNK_OVERLAP = 30
 BATCH = 64
 # Bumped whenever chunking changes, so re-ingesting rewrites documents chunked the old way.
 CHUNKER_VERSION = "hopgraph-chunks-1"
-
-
-@dataclass
-class IngestReport:
-    files: int = 0
-    docs: int = 0
-    """Documents written (new or changed)."""
-    unchanged: int = 0
-    chunks: int = 0
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    """(path, reason) for every file not ingested."""
-    removed: list[str] = field(default_factory=list)
-    """Documents pruned because their files are gone."""
-    seconds: float = 0.0
-
-    def summary(self) -> str:
-        rate = self.chunks / self.seconds if self.seconds > 0 else 0.0
-        lines = [
-            f"ingested {self.docs} documents ({self.chunks} chunks, {rate:.0f} chunks/s), "
-            f"{self.unchanged} unchanged, {len(self.skipped)} skipped, in {self.seconds:.1f}s"
-        ]
-        if self.removed:
-            lines[0] += f"; removed {len(self.removed)} documents whose files are gone"
-        lines += [f"  skipped {path}: {reason}" for path, reason in self.skipped]
-        lines += [f"  removed {doc_id}" for doc_id in self.removed]
-        return "\n".join(lines)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"files": self.files, "docs": self.docs, "unchanged": self.unchanged, "chunks": self.chunks,
-                "skipped": [{"path": p, "reason": r} for p, r in self.skipped], "removed": self.removed,
-                "seconds": round(self.seconds, 3)}
 
 
 # --- chunking ---------------------------------------------------------------------------
@@ -107,6 +80,8 @@ def summary_line(title: str, text: str, limit: int = 200) -> str:
 
 
 def _hash(data: bytes, tags: Sequence[str], signature: str) -> str:
+    """The content hash: of the bytes and the chunking. Tags are no longer part of it (documents written
+    before hashed them too; ``_keep_stored`` still recognizes those)."""
     h = hashlib.sha256()
     h.update(signature.encode())
     h.update(b"\0" + ",".join(sorted(tags)).encode() + b"\0")
@@ -139,12 +114,12 @@ class _Writer:
             self.buf = []
 
 
-def _make_chunks(doc_id: str, loaded: Loaded, container: str, tags: Sequence[str], source: str,
-                 content_hash: str, chunker: Chunker | None) -> list[Chunk]:
+def _make_chunks(target: Target, loaded: Loaded, container: str, tags: Sequence[str], content_hash: str,
+                 chunker: Chunker | None) -> list[Chunk]:
     # Lone surrogates (JSON escapes, odd decodings) would break the tokenizers and the engine.
     loaded = Loaded(title=clean_text(loaded.title), kind=loaded.kind,
                     sections=[Section(clean_text(sec.text), sec.page) for sec in loaded.sections])
-    doc_id = clean_text(doc_id)
+    doc_id = clean_text(target.doc_id)
     pieces: list[tuple[str, int | None]] = []
     for sec in loaded.sections:
         if chunker is None:
@@ -156,25 +131,10 @@ def _make_chunks(doc_id: str, loaded: Loaded, container: str, tags: Sequence[str
     context = summary_line(loaded.title, full)
     return [
         Chunk(chunk_id=make_chunk_id(container, doc_id, i), doc_id=doc_id, index=i, title=loaded.title, text=t,
-              container=container, page=page, tags=tuple(tags), context=context, source=source, kind=loaded.kind,
-              content_hash=content_hash, chunk_count=len(pieces))
+              container=container, page=page, tags=tuple(tags), context=context, source=target.source,
+              kind=loaded.kind, content_hash=content_hash, chunk_count=len(pieces), origin=target.origin)
         for i, (t, page) in enumerate(pieces)
     ]
-
-
-def _walk(paths: Sequence[str | Path]) -> Iterator[tuple[Path, Path]]:
-    """(file, root) pairs: files given directly have their folder as root."""
-    for raw in paths:
-        p = Path(raw).expanduser()
-        if p.is_dir():
-            for f in sorted(p.rglob("*")):
-                rel = f.relative_to(p)
-                if any(part.startswith(".") for part in rel.parts):
-                    continue
-                if f.is_file():
-                    yield f, p
-        else:
-            yield p, p.parent
 
 
 def _progress(total: int | None, unit: str, enabled: bool) -> Any:
@@ -194,79 +154,124 @@ def _finish(backend: SearchBackend, report: IngestReport) -> None:
         optimize()
 
 
-def _prune(backend: SearchBackend, paths: Sequence[str | Path], container: str, report: IngestReport) -> None:
-    folders = [Path(p).resolve() for p in paths if Path(p).is_dir()]
+def _prune(backend: SearchBackend, paths: Sequence[Path], container: str, report: IngestReport) -> None:
+    folders = [p.resolve() for p in paths if p.is_dir()]
     if not folders:
         return
-    for doc_id, source in sorted(backend.document_sources(container).items()):
-        if not source:
+    for doc_id, origin in sorted(backend.document_sources(container).items()):
+        path = origin_file(origin, doc_id)
+        if path is None:
             continue
-        path = Path(source)
         if any(path.is_relative_to(folder) for folder in folders) and not path.exists():
             backend.delete_document(doc_id, container)
             report.removed.append(doc_id)
+
+
+def _keep_stored(backend: SearchBackend, target: Target, container: str, data: bytes, content_hash: str,
+                 tags: Sequence[str] | None, signature: str) -> str | None:
+    """"unchanged" or "retagged" when the container holds this content under ``target`` already (its tags, and
+    the fields of a document written before origins existed, set in place: nothing is embedded); None when the
+    document must be written."""
+    stored = target.stored
+    if stored is None or not stored.complete or target.replaces:
+        return None
+    # Documents written before tags left the hash hashed their tags too.
+    same = stored.content_hash == content_hash or stored.content_hash == _hash(data, stored.tags, signature)
+    if not same:
+        return None
+    fields: dict[str, Any] = {}
+    if tags is not None and set(tags) != set(stored.tags):
+        fields["tags"] = list(dict.fromkeys(tags))
+    if (stored.legacy or stored.content_hash != content_hash or stored.source != target.source
+            or stored.origin != target.origin):
+        fields.update(content_hash=content_hash, source=target.source, origin=target.origin)
+    if fields:
+        backend.update_document(target.doc_id, container, fields)
+    return "retagged" if "tags" in fields else "unchanged"
+
+
+def _tags_for(target: Target, tags: Sequence[str] | None) -> tuple[str, ...]:
+    """The run's tags, or (when it names none) the ones the stored document has."""
+    if tags is not None:
+        return tuple(dict.fromkeys(tags))
+    return target.stored.tags if target.stored is not None else ()
+
+
+def _count(report: IngestReport, kept: str) -> None:
+    if kept == "retagged":
+        report.retagged += 1
+    else:
+        report.unchanged += 1
 
 
 def ingest_paths(
     backend: SearchBackend,
     paths: Sequence[str | Path],
     container: str = "default",
-    tags: Sequence[str] = (),
+    tags: Sequence[str] | None = None,
     progress: bool = True,
     *,
     chunk_tokens: int = CHUNK_TOKENS,
     overlap: int = CHUNK_OVERLAP,
     batch: int = BATCH,
     prune: bool = False,
+    root: str | Path | None = None,
+    replace: bool = False,
 ) -> IngestReport:
     """Ingests files and folders (recursively). A ``corpus.jsonl`` is read as a BEIR corpus.
 
-    With ``prune``, documents of the container whose source file lay under one of the given
-    folders and no longer exists are deleted; a file that exists but cannot be read is kept.
+    ``tags``: every document's tags; None keeps the tags stored documents have (new ones get none).
+    ``root``: ids are paths relative to it (every path must lie under it); None: relative to the folder holding
+    each given path (see hopgraph.index.sources). A file whose id belongs to a document of another file is
+    refused (``report.refused``) unless ``replace``. With ``prune``, documents of the container whose file lay
+    under one of the given folders and no longer exists are deleted; a file that exists but cannot be read is kept.
     """
     t0 = time.monotonic()
     report = IngestReport()
+    given = [Path(p).expanduser() for p in paths]
+    base = check_root(root, given) if root is not None else None
+    walked = walk(given, base)
+    report.skipped += walked.skipped
+    report.hidden += walked.hidden
     chunker = Chunker(chunk_tokens, overlap)
-    files = list(_walk(paths))
-    bar = _progress(len(files), "file", progress)
+    targets = Targets(backend, container, replace)
+    bar = _progress(len(walked.files), "file", progress)
 
     def wrote(n: int) -> None:
         report.chunks += n
         bar.set_postfix(chunks=report.chunks, refresh=False)
 
     writer = _Writer(backend, batch, wrote)
-    seen: dict[str, str] = {}
     try:
-        for f, root in files:
+        for f, froot in walked.files:
             report.files += 1
             bar.update(1)
-            if not f.exists():
-                report.skipped.append((str(f), "no such file"))
-                continue
             if f.name == "corpus.jsonl":
                 writer.flush()
-                sub = ingest_beir(backend, f, container, tags, progress=False, batch=batch, finish=False)
-                report.docs += sub.docs
-                report.unchanged += sub.unchanged
-                report.chunks += sub.chunks
-                report.skipped += sub.skipped
+                report.add(ingest_beir(backend, f, container, tags, progress=False, batch=batch, finish=False,
+                                       root=froot, targets=targets))
                 continue
             loader = LOADERS.get(f.suffix.lower())
             if loader is None:
                 report.skipped.append((str(f), f"unsupported file type {f.suffix or '(none)'}"))
                 continue
-            doc_id = f.relative_to(root).as_posix()
+            target = targets.for_file(f, froot)
+            if isinstance(target, str):
+                report.skipped.append((str(f), target))
+                continue
+            if isinstance(target, Conflict):
+                report.refused.append(target)
+                continue
             try:
                 data = f.read_bytes()
-                content_hash = _hash(data, tags, chunker.signature)
-                if backend.document_hash(doc_id, container) == content_hash:
-                    report.unchanged += 1
+                content_hash = _hash(data, (), chunker.signature)
+                kept = _keep_stored(backend, target, container, data, content_hash, tags, chunker.signature)
+                if kept is not None:
+                    targets.claim(target)
+                    _count(report, kept)
                     continue
-                loaded = loader(f)
-                chunks = _make_chunks(doc_id, loaded, container, tags, str(f.resolve()), content_hash, chunker)
+                chunks = _make_chunks(target, loader(f), container, _tags_for(target, tags), content_hash, chunker)
             except Exception as exc:  # a broken file must not stop the rest
-                from hopgraph.index.backend import BackendError
-
                 if isinstance(exc, BackendError):
                     raise
                 report.skipped.append((str(f), f"{type(exc).__name__}: {_one_line(exc)}"))
@@ -274,18 +279,11 @@ def ingest_paths(
             if not chunks:
                 report.skipped.append((str(f), "no text found"))
                 continue
-            if doc_id in seen:
-                report.skipped.append((str(f), f"same document id {doc_id!r} as {seen[doc_id]}"))
-                continue
-            seen[doc_id] = str(f)
-            # Old version out first (the buffer never holds this document's chunks yet); the
-            # new one stays invisible until its last chunk is stored.
-            backend.delete_document(doc_id, container)
-            writer.add(chunks)
-            report.docs += 1
+            targets.claim(target)
+            _write_document(backend, writer, target, container, chunks, report)
         writer.flush()
         if prune:
-            _prune(backend, paths, container, report)
+            _prune(backend, given, container, report)
         _finish(backend, report)
     finally:
         bar.close()
@@ -293,11 +291,22 @@ def ingest_paths(
     return report
 
 
+def _write_document(backend: SearchBackend, writer: _Writer, target: Target, container: str, chunks: list[Chunk],
+                    report: IngestReport) -> None:
+    if target.replaces:
+        report.replaced.append(Conflict(target.doc_id, container, target.replaces, target.origin))
+    # Old version out first (the buffer never holds this document's chunks yet); the
+    # new one stays invisible until its last chunk is stored.
+    backend.delete_document(target.doc_id, container)
+    writer.add(chunks)
+    report.docs += 1
+
+
 def ingest_beir(
     backend: SearchBackend,
     corpus_path: str | Path,
     container: str = "default",
-    tags: Sequence[str] = (),
+    tags: Sequence[str] | None = None,
     progress: bool = True,
     *,
     chunk_tokens: int | None = None,
@@ -305,17 +314,24 @@ def ingest_beir(
     batch: int = BATCH,
     limit: int | None = None,
     finish: bool = True,
+    root: Path | None = None,
+    replace: bool = False,
+    targets: Targets | None = None,
 ) -> IngestReport:
     """Ingests a BEIR ``corpus.jsonl`` (``_id``, ``title``, ``text``); ``_id`` becomes the doc_id.
 
     BEIR documents are passages, so by default each is one chunk (``chunk_tokens=None``);
-    pass a size to split long ones.
+    pass a size to split long ones. ``tags`` as for ``ingest_paths``. ``root`` shapes the records' source
+    (``<corpus path relative to root>#<_id>``; default: relative to the corpus's folder). A record whose ``_id``
+    belongs to a document of another corpus (or file) is refused unless ``replace``.
     """
     t0 = time.monotonic()
-    path = Path(corpus_path)
+    path = Path(corpus_path).expanduser()
     report = IngestReport()
     chunker = Chunker(chunk_tokens, overlap) if chunk_tokens else None
     signature = chunker.signature if chunker else f"{CHUNKER_VERSION}:beir-whole"
+    base = root if root is not None else default_root(path)
+    targets = targets if targets is not None else Targets(backend, container, replace)
     try:
         fh = path.open("rb")
     except OSError as exc:
@@ -359,19 +375,22 @@ def ingest_beir(
             if not text and not title:
                 report.skipped.append((f"{path}:{lineno}", "no text found"))
                 continue
-            content_hash = _hash(raw.strip(), tags, signature)
-            if backend.document_hash(doc_id, container) == content_hash:
-                report.unchanged += 1
-                continue
-            loaded = Loaded(title=title, kind="beir", sections=[Section(text or title)])
-            chunks = _make_chunks(doc_id, loaded, container, tags, f"{path}#{doc_id}", content_hash, chunker)
             if doc_id in seen:
                 report.skipped.append((f"{path}:{lineno}", f"duplicate _id {doc_id!r}"))
                 continue
             seen.add(doc_id)
-            backend.delete_document(doc_id, container)
-            writer.add(chunks)
-            report.docs += 1
+            target = targets.for_record(path, base, doc_id)
+            if isinstance(target, Conflict):
+                report.refused.append(target)
+                continue
+            content_hash = _hash(raw.strip(), (), signature)
+            kept = _keep_stored(backend, target, container, raw.strip(), content_hash, tags, signature)
+            if kept is not None:
+                _count(report, kept)
+                continue
+            loaded = Loaded(title=title, kind="beir", sections=[Section(text or title)])
+            chunks = _make_chunks(target, loaded, container, _tags_for(target, tags), content_hash, chunker)
+            _write_document(backend, writer, target, container, chunks, report)
         writer.flush()
         if finish:
             _finish(backend, report)

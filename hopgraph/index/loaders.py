@@ -3,7 +3,11 @@
 Text files (.txt, .md, .csv) may be UTF-8 (with or without a byte-order mark), UTF-16 or UTF-32
 with a byte-order mark, or a legacy 8-bit encoding such as Latin-1 or cp1252. The encoding is
 told by the byte-order mark, else by strict UTF-8, else by charset-normalizer, with cp1252
-preferred where it decodes the bytes as cleanly as charset-normalizer's own pick.
+preferred where it decodes the bytes as cleanly as charset-normalizer's own pick. An HTML page
+that is not UTF-8 is read in the charset it declares (``<meta charset>``) before any guess.
+
+HTML is read as a reader sees it: trafilatura finds the main text (menus, headers, footers,
+scripts and styles left out), inline elements stay inside their sentence and blocks end a line.
 """
 
 from __future__ import annotations
@@ -23,6 +27,11 @@ TEXT_KINDS = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".h
 # Byte-order marks, longest first: the UTF-32 LE mark begins with the UTF-16 LE one.
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
          (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+# Labels a browser reads as cp1252, by the Python codec they name.
+_WEB_ALIASES = {"iso8859-1": "cp1252", "ascii": "cp1252"}
+_HTML_CONFIG: Any = None
 
 
 class TextEncodingError(ValueError):
@@ -112,12 +121,61 @@ def _load_csv(path: Path) -> Loaded:
     return Loaded(title=_stem_title(path), kind="table", sections=[Section(text)])
 
 
+def decode_html(data: bytes) -> str:
+    """An HTML page's bytes as text: by its byte-order mark, else as UTF-8 if they are, else in the charset the page
+    declares, else as a text file's (a wrong declaration never garbles a UTF-8 page)."""
+    from bs4.dammit import EncodingDetector
+
+    if any(data.startswith(bom) for bom, _ in _BOMS):
+        return decode_text(data)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    declared = EncodingDetector.find_declared_encoding(data, is_html=True)
+    if declared:
+        try:
+            codec = codecs.lookup(declared).name
+        except LookupError:
+            codec = ""
+        # As browsers do (the WHATWG encoding standard): a page that says Latin-1 or ASCII is read as cp1252.
+        codec = _WEB_ALIASES.get(codec, codec)
+        if codec:
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                pass  # the declaration is wrong: tell the encoding from the bytes
+    return decode_text(data)
+
+
+def _html_config() -> Any:
+    global _HTML_CONFIG
+    if _HTML_CONFIG is None:
+        from trafilatura.settings import use_config
+
+        config = use_config()
+        # trafilatura takes a main text under 250 characters for a failed extraction and rebuilds it from loose
+        # elements, splitting sentences at their inline markup; a short page is a page here, not a failure.
+        config.set("DEFAULT", "MIN_EXTRACTED_SIZE", "0")
+        _HTML_CONFIG = config
+    return _HTML_CONFIG
+
+
 def _load_html(path: Path) -> Loaded:
-    docs = _loaders().BSHTMLLoader(str(path), bs_kwargs={"features": "html.parser"}, get_text_separator="\n").load()
-    text = "\n".join(d.page_content for d in docs)
-    text = re.sub(r"\n\s*\n+", "\n\n", text)
-    title = str(docs[0].metadata.get("title") or "").strip() if docs else ""
-    return Loaded(title=title or _stem_title(path), kind="html", sections=[Section(text)])
+    import trafilatura
+
+    html = decode_html(path.read_bytes())
+    tree = trafilatura.load_html(html) if html.strip() else None
+    if tree is None:
+        return Loaded(title=_stem_title(path), kind="html", sections=[])
+    title = " ".join((tree.findtext(".//title") or "").split())
+    text = trafilatura.extract(tree, config=_html_config(), include_tables=True, include_comments=True,
+                               include_links=False, include_images=False, include_formatting=False,
+                               output_format="txt")
+    if not text:
+        # No main text told apart from the rest (a page of links, say): all of its text.
+        text = trafilatura.html2txt(html)
+    return Loaded(title=title or _stem_title(path), kind="html", sections=[Section(text or "")])
 
 
 def _load_pdf(path: Path) -> Loaded:

@@ -10,8 +10,11 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
 
-from hopgraph.index.backend import Chunk, Document, Hit, Scope, SearchBackend
+from hopgraph.index.backend import Chunk, Document, Hit, Scope, SearchBackend, StoredDocument
+from hopgraph.index.common import is_whole
 from hopgraph.index.fusion import check_fusion
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -104,9 +107,27 @@ class MemoryBackend(SearchBackend):
                     return c.content_hash
         return None
 
+    def document_record(self, doc_id: str, container: str) -> StoredDocument | None:
+        with self._lock:
+            chunks = [c for c in self._chunks.values() if c.doc_id == doc_id and c.container == container]
+        if not chunks:
+            return None
+        first = min(chunks, key=lambda c: c.index)
+        return StoredDocument(doc_id=doc_id, container=container, content_hash=first.content_hash,
+                              source=first.source, origin=first.origin, tags=first.tags, complete=is_whole(chunks),
+                              kind=first.kind)
+
+    def update_document(self, doc_id: str, container: str, fields: dict[str, Any]) -> int:
+        values: dict[str, Any] = {k: tuple(v) if k == "tags" else v for k, v in fields.items()}
+        with self._lock:
+            keys = [k for k, c in self._chunks.items() if c.doc_id == doc_id and c.container == container]
+            for k in keys:
+                self._chunks[k] = replace(self._chunks[k], **values)
+        return len(keys)
+
     def document_sources(self, container: str) -> dict[str, str]:
         with self._lock:
-            return {c.doc_id: c.source for c in self._chunks.values() if c.container == container}
+            return {c.doc_id: c.origin or c.source for c in self._chunks.values() if c.container == container}
 
     def count(self) -> int:
         return len(self._chunks)

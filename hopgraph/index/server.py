@@ -343,6 +343,10 @@ class ServerBackend(VectorBackend):
         if n >= ch.chunk_count:
             self._call(lambda: c.set_payload(self.collection, payload={STATUS: READY}, points=flt, wait=True))
 
+    def _set_payload(self, flt: Any, payload: dict[str, Any]) -> None:
+        c = self._client
+        self._call(lambda: c.set_payload(self.collection, payload=payload, points=flt, wait=True))
+
     def delete_document(self, doc_id: str, container: str | None = None) -> int:
         doc_id = clean_text(doc_id)
         qm = self._qm

@@ -8,7 +8,16 @@ from typing import Any
 
 import numpy as np
 
-from hopgraph.index.backend import Chunk, Document, Hit, Scope, SearchBackend, make_chunk_id, point_id
+from hopgraph.index.backend import (
+    Chunk,
+    Document,
+    Hit,
+    Scope,
+    SearchBackend,
+    StoredDocument,
+    make_chunk_id,
+    point_id,
+)
 from hopgraph.index.common import (
     READY,
     STATUS,
@@ -21,6 +30,7 @@ from hopgraph.index.common import (
     is_whole,
     parse_text_query,
     payload_chunk,
+    payload_origin,
 )
 from hopgraph.index.embed import Embedder
 from hopgraph.index.fusion import check_fusion, score_band, sort_hits
@@ -115,11 +125,34 @@ class VectorBackend(SearchBackend):
         return assemble_document(doc_id, chunks, scope.containers)
 
     def document_hash(self, doc_id: str, container: str) -> str | None:
+        record = self.document_record(doc_id, container)
+        if record is None or not record.complete:
+            return None
+        return record.content_hash or None
+
+    def document_record(self, doc_id: str, container: str) -> StoredDocument | None:
         records = self._retrieve([point_id(make_chunk_id(container, clean_text(doc_id), 0))])
         payload = (records[0].payload or {}) if records else {}
-        if payload.get(STATUS) != READY:
+        if not payload:
             return None
-        return str(payload.get("content_hash") or "") or None
+        source, origin = payload_origin(payload)
+        return StoredDocument(doc_id=str(payload.get("doc_id", "")), container=str(payload.get("container", "")),
+                              content_hash=str(payload.get("content_hash") or ""), source=source, origin=origin,
+                              tags=tuple(payload.get("tags") or ()), complete=payload.get(STATUS) == READY,
+                              kind=str(payload.get("kind") or ""), legacy="origin" not in payload)
+
+    @abstractmethod
+    def _set_payload(self, flt: Any, payload: dict[str, Any]) -> None:
+        """Sets these payload fields on every point matching an engine filter (vectors untouched)."""
+
+    def update_document(self, doc_id: str, container: str, fields: dict[str, Any]) -> int:
+        doc_id = clean_text(doc_id)
+        flt = self._doc_filter(container, doc_id)
+        n = len(self._scroll(flt, fields=("index",)))
+        if n:
+            cleaned = {k: [clean_text(t) for t in v] if k == "tags" else clean_text(str(v)) for k, v in fields.items()}
+            self._set_payload(flt, cleaned)
+        return n
 
     def container_documents(self) -> dict[str, int]:
         # Every document has exactly one chunk 0: counting those counts documents.
@@ -127,10 +160,11 @@ class VectorBackend(SearchBackend):
 
     def document_sources(self, container: str) -> dict[str, str]:
         sources: dict[str, str] = {}
-        # Two short fields of every chunk, not its text: a container may hold millions of chunks.
-        for record in self._scroll(self._container_filter(container), fields=("doc_id", "source")):
+        # A few short fields of every chunk, not its text: a container may hold millions of chunks.
+        for record in self._scroll(self._container_filter(container), fields=("doc_id", "source", "origin", "kind")):
             payload = record.payload or {}
-            sources.setdefault(str(payload.get("doc_id", "")), str(payload.get("source") or ""))
+            source, origin = payload_origin(payload)
+            sources.setdefault(str(payload.get("doc_id", "")), origin or source)
         return sources
 
     def _trim(self, hits: list[Hit], limit: int) -> list[Hit]:

@@ -20,9 +20,8 @@ from hopgraph import api
 from hopgraph.config import Context
 from hopgraph.errors import RunFailedError
 from hopgraph.index.backend import BackendError
+from hopgraph.state import run_failed
 
-# Exits where the run could not do its work, as opposed to finding little.
-FAILED_EXITS = ("model_error", "backend_error")
 # A read shows a whole document, not a chunk a search ranked for the question.
 WHOLE_DOCUMENT_TOOLS = frozenset({"read"})
 SNIPPET_CHARS = 300
@@ -92,10 +91,9 @@ def collect(updates: Iterable[Mapping[str, Any]]) -> Outcome:
 
 def raise_for_failure(result: Mapping[str, Any]) -> None:
     """A failed run (model or index down) raises instead of looking like a search that found nothing."""
-    reason = str(result.get("exit_reason") or "")
-    error = str(result.get("error") or "")
-    found = result.get("reported_ids") or result.get("answer")
-    if reason in FAILED_EXITS or (error and not found):
+    if run_failed(result):
+        reason = str(result.get("exit_reason") or "")
+        error = str(result.get("error") or "")
         raise RunFailedError(f"hopgraph could not finish the run ({reason or 'error'}): {error or reason}", reason)
 
 

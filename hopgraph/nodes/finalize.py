@@ -1,7 +1,10 @@
 """finalize: turn what the run found into the result.
 
 ids mode: the reported short ids mapped back to document ids, in the model's order, without
-duplicates or ids this run never showed. answer mode: the answer with its citations.
+duplicates or ids this run never showed. answer mode: the answer with its citations: the model's
+(or the built-in policy's) answer, else one the built-in policy composes from this turn's passages,
+except after a model, index or token-budget error (``NO_ANSWER_EXITS``), which leaves the answer
+empty and the error in ``error``: an error is never passed off as an answer.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from langchain_core.messages import AIMessage
 from langgraph.runtime import Runtime
 
 from hopgraph.config import Context
-from hopgraph.state import State, latest_question
+from hopgraph.state import NO_ANSWER_EXITS, State, latest_question
 
 log = logging.getLogger("hopgraph")
 
@@ -48,6 +51,8 @@ def ids_result(state: State, reason: str) -> list[str]:
 
 
 def _answer_result(state: State, reason: str, containers: list[str]) -> dict[str, Any]:
+    if reason in NO_ANSWER_EXITS:
+        return {"answer": "", "citations": [], "markers": [], "error": state.get("error") or f"the run ended: {reason}"}
     from hopgraph.citations import resolve_citations
     from hopgraph.policies.answer.builtin import compose_extractive_answer
     from hopgraph.tools.search_documents import turn_refs
