@@ -44,6 +44,7 @@ from hopgraph.errors import AccessError, RunFailedError
 from hopgraph.profiles import PROFILES
 from hopgraph.serving.bearer_tokens import PUBLIC_KEY_ENV, SECRET_ENV
 from hopgraph.serving.identities import auth_file_path
+from hopgraph.state import FAILED_EXITS
 
 
 @dataclass
@@ -88,9 +89,6 @@ CEILINGS: dict[str, tuple[str, int]] = {
 }
 ALLOWED_MODELS_ENV = "HOPGRAPH_ALLOWED_MODELS"
 UNISOLATED_RUN_PYTHON_ENV = "HOPGRAPH_UNISOLATED_RUN_PYTHON"
-
-# Exits where a run could not do its work: on the served graph they end the run as failed.
-FAILED_EXITS = ("model_error", "backend_error")
 
 
 class RunFailed(RunFailedError, RuntimeError):
