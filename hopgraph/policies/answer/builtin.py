@@ -6,7 +6,8 @@ Round 2: a search anchored on a bridge found in the first results (a name or cod
 contain), for the second part of a two-part question, or for a one-part question whose first results do not
 hold an answer of the asked kind or that asks about something it only describes ("the association which
 published ..."). Then, when the question asks for a derived amount, a ``run_python`` call computes it from
-the numbers found (see :mod:`hopgraph.policies.answer.compute`). Then a final message without tool calls:
+the numbers found (see :mod:`hopgraph.policies.answer.compute`), or a sum, difference or product the question asks
+for (see :mod:`hopgraph.policies.answer.aggregate`). Then a final message without tool calls:
 an extractive answer, one sentence per part of the question, each followed by its ``[Sn]`` reference,
 preferring sentences that hold an answer of the kind asked for (see :mod:`hopgraph.policies.answer.compose`
 and :mod:`hopgraph.policies.answer.types`).
@@ -24,6 +25,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
+from hopgraph.policies.answer.aggregate import aggregate_answer, plan_aggregate
 from hopgraph.policies.answer.bridge import (
     bridge_kind,
     find_bridge,
@@ -138,11 +140,13 @@ def compose_extractive_answer(question: str, refs: Mapping[str, Mapping[str, Any
 class BuiltinAnswerPolicy(ScriptedPolicy):
     """Deterministic answer-mode policy; no key, no network.
 
-    ``containers``: the containers the run searches, named when nothing is found.
+    ``containers``: the containers the run searches, named when nothing is found. ``run_python``: whether the
+    run offers the ``run_python`` tool (without it, an answer that needs arithmetic gives the numbers and says so).
     """
 
     max_search_rounds: int = 2
     containers: list[str] = []
+    run_python: bool = True
 
     def plan(self, messages: Sequence[BaseMessage]) -> tuple[list[tuple[str, dict[str, Any]]], str]:
         """The next tool calls, or ([], final answer text)."""
@@ -158,6 +162,14 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 calls.append((REWRITE, {"query": tidy}))
             calls.append((SEARCH, {"query": tidy}))
             return calls, ""
+        aggregate = plan_aggregate(question, state.passages) if state.passages else None
+        if aggregate is not None:
+            # The numbers a sum, a difference or a product needs are found: compute them, no hop.
+            if not state.computed and self.run_python:
+                return [(RUN_PYTHON, {"code": aggregate.code()})], ""
+            done = state.computed[-1] if state.computed else None
+            return [], aggregate_answer(aggregate, done.output if done is not None and done.ok else None,
+                                        self.run_python)
         parts = split_question(question)
         first = bridge_round(state, parts)
         bridge = find_bridge(state, parts[0], first) if state.passages else None
@@ -182,7 +194,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 if fold(query) not in {fold(q) for q in state.searched}:
                     return [(SEARCH, {"query": query})], ""
         calculation = self._calculation(state, question, parts, bridge)
-        if calculation is not None and not state.computed:
+        if calculation is not None and not state.computed and self.run_python:
             return [(RUN_PYTHON, {"code": calculation.code()})], ""
         done = state.computed[-1] if state.computed else None
         computed = None

@@ -29,6 +29,7 @@ from hopgraph.policies.answer.evidence import (
     AnswerState,
     Passage,
     name_like,
+    paragraph_leads,
     passage_sentences,
     split_question,
     stems,
@@ -208,11 +209,24 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             take(hop, 1, floor=floor)
     if not chosen:
         return not_found(containers)
-    chosen = prune(question, kinds, chosen, state.passages, bridge or "")
+    chosen = _unrepeated(prune(question, kinds, chosen, state.passages, bridge or ""))
     lines = [_cited(s, p.ref) for s, p in chosen]
     if calculation is not None:
         lines.append(_calculation_sentence(*calculation))
     return " ".join(lines)
+
+
+def _unrepeated(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
+    """The chosen sentences without a paragraph's opening that an earlier one already quotes (a sentence is
+    quoted with its paragraph's opening when that says what it is about, see :mod:`~.select`)."""
+    out: list[tuple[str, Passage]] = []
+    for text, passage in chosen:
+        for lead in dict.fromkeys(paragraph_leads(passage)):
+            if lead and text.startswith(f"{lead} ") and any(lead in earlier for earlier, _ in out):
+                text = text[len(lead) + 1:]
+                break
+        out.append((text, passage))
+    return out
 
 
 def _decision(label: str, evidence: list[Evidence]) -> str:

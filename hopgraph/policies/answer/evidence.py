@@ -101,7 +101,9 @@ def stem(word: str) -> str:
     word = fold(word)
     word = _IRREGULAR.get(word, word)
     for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+        # A short plural too ("vans", "cars"), not a word that merely ends in s ("gas", "bus", "this").
+        short_plural = suffix == "s" and len(word) == 4 and word[-2] not in "suia"
+        if (len(word) > len(suffix) + 3 or short_plural) and word.endswith(suffix):
             word = word[: -len(suffix)]
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
                 word = word[:-1]  # capped -> cap, planned -> plan
@@ -213,6 +215,11 @@ def _is_heading(line: str) -> bool:
 
 def prose_sentences(text: str) -> list[str]:
     """Sentences of running text: wrapped lines are joined, headings and footers left out."""
+    return [s for paragraph in _prose_paragraphs(text) for s in paragraph]
+
+
+def _prose_paragraphs(text: str) -> list[list[str]]:
+    """The sentences of running text, paragraph by paragraph."""
     paragraphs: list[str] = []
     current: list[str] = []
 
@@ -237,10 +244,9 @@ def prose_sentences(text: str) -> list[str]:
     flush()
     out = []
     for paragraph in paragraphs:
-        for sentence in _rejoined(sentences(paragraph)):
-            sentence = sentence.strip()
-            if len(sentence) >= MIN_SENTENCE_CHARS:
-                out.append(sentence)
+        kept = [s.strip() for s in _rejoined(sentences(paragraph)) if len(s.strip()) >= MIN_SENTENCE_CHARS]
+        if kept:
+            out.append(kept)
     return out
 
 
@@ -282,6 +288,20 @@ def table_rows(text: str) -> list[str]:
 
 def passage_sentences(passage: Passage) -> list[str]:
     return list(_sentences_of(is_tabular(passage.kind, passage.source, passage.title), passage.text))
+
+
+def paragraph_leads(passage: Passage) -> list[str]:
+    """For each of :func:`passage_sentences`, the opening sentence of its paragraph ('' for the opening sentence
+    itself and for table rows): what a sentence such as "The site manager is Marek Dvorak." is about."""
+    if is_tabular(passage.kind, passage.source, passage.title):
+        return [""] * len(passage_sentences(passage))
+    return list(_leads_of(passage.text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _leads_of(text: str) -> tuple[str, ...]:
+    return tuple("" if i == 0 else paragraph[0] for paragraph in _prose_paragraphs(text)
+                 for i in range(len(paragraph)))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1,0 +1,87 @@
+"""Sums, differences and products the question asks for, computed with run_python from cited rows and sentences.
+
+Over a small folder of documents of a kind the demo corpus lacks (tests/support/answer_dev: bakeries, vans, ovens,
+flour purchases), ingested with the real loaders into a MemoryBackend and answered through the real tools.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import ToolMessage
+
+from hopgraph.citations import resolve_citations
+from hopgraph.config import Context
+from hopgraph.index.ingest import ingest_paths
+from hopgraph.index.memory import MemoryBackend
+from hopgraph.policies.answer.aggregate import asks_for_arithmetic, plan_aggregate
+from hopgraph.policies.answer.builtin import BuiltinAnswerPolicy
+from hopgraph.policies.answer.evidence import Passage
+from tests.test_answer_harness import converse
+
+DOCS = Path(__file__).resolve().parent / "support" / "answer_dev" / "docs"
+CONTAINERS = ["finance", "ops"]
+
+
+@pytest.fixture(scope="module")
+def backend() -> MemoryBackend:
+    backend = MemoryBackend()
+    for name in CONTAINERS:
+        ingest_paths(backend, [DOCS / name], container=name)
+    return backend
+
+
+def _answer(backend: MemoryBackend, question: str, run_python: bool = True) -> tuple[list[list[str]], str, set[str],
+                                                                                         list[ToolMessage]]:
+    context = Context(mode="answer", containers=CONTAINERS, run_python=run_python)
+    conv = converse(BuiltinAnswerPolicy(containers=CONTAINERS, run_python=run_python), backend, context, question)
+    cited = resolve_citations(conv.answer, conv.ledger.turn_memory.get("refs", {}))
+    assert cited.unknown_markers == 0
+    names = [[c["name"] for c in batch] for batch in conv.batches]
+    outputs = [m for m in conv.messages if isinstance(m, ToolMessage) and m.name == "run_python"]
+    return names, conv.answer, {c.doc_id for c in cited.citations}, outputs
+
+
+def test_a_sum_over_the_table_rows_the_question_names(backend: MemoryBackend) -> None:
+    names, answer, docs, outputs = _answer(backend, "How many tonnes of flour did we buy in Q1 and Q2 combined?")
+    assert names[-1] == ["run_python"] and outputs[-1].artifact["ok"]
+    assert "84 + 96 = 180" in answer and "(Flour tonnes)" in answer
+    # Each row a number came from is quoted and cited; the third quarter's is not used.
+    assert "Quarter: Q1" in answer and "Quarter: Q2" in answer and "Quarter: Q3" not in answer
+    assert docs == {"flour-purchases-2026.csv"}
+
+
+def test_a_difference_takes_the_item_before_than_minus_the_one_after(backend: MemoryBackend) -> None:
+    _, answer, _, _ = _answer(backend, "How much more flour did we buy in Q2 than in Q1?")
+    assert "96 − 84 = 12" in answer
+
+
+def test_a_rate_per_unit_times_the_count_of_units(backend: MemoryBackend) -> None:
+    _, answer, docs, _ = _answer(backend, "What is the total oven power at the Eastgate bakery?")
+    assert "6 × 22 = 132 kW" in answer and "Bakery: Eastgate" in answer and docs == {"ovens.csv"}
+
+
+def test_counts_written_in_words_next_to_the_names_the_question_gives(backend: MemoryBackend) -> None:
+    _, answer, docs, _ = _answer(backend, "How many delivery vans do the Fennel and Sorrel fleets have altogether?")
+    assert "four + three = 7" in answer and "four Fennel vans" in answer and "three Sorrel vans" in answer
+    assert docs == {"delivery-vans.md"}
+
+
+def test_without_run_python_the_answer_gives_the_numbers_and_says_it_did_not_compute(backend: MemoryBackend) -> None:
+    names, answer, _, outputs = _answer(backend, "How many tonnes of flour did we buy in Q1 and Q2 combined?",
+                                        run_python=False)
+    assert not outputs and all("run_python" not in n for n in names)
+    assert "Not calculated: run_python is not available here" in answer and "84 + 96" in answer
+    assert "180" not in answer
+
+
+def test_questions_that_ask_for_no_number_compute_nothing() -> None:
+    rows = Passage(ref="S1", title="flour", text="Quarter,Supplier,Flour tonnes\nQ1,Greystone,84\nQ2,Greystone,96\n",
+                   rank=1, round=1, kind="table", source="flour.csv")
+    assert plan_aggregate("Who played together with Q1 and Q2?", [rows]) is None
+    assert plan_aggregate("How many tonnes did we buy in Q1?", [rows]) is None  # one number: nothing to add
+    assert asks_for_arithmetic("How much more did we buy in Q2 than in Q1?") == "difference"
+    assert asks_for_arithmetic("What was bought in Q2?") == ""
+    both = plan_aggregate("How many tonnes of flour in Q1 and Q2 in total?", [rows])
+    assert both is not None and both.op == "sum" and [o.value for o in both.operands] == [84.0, 96.0]
