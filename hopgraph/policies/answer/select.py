@@ -153,8 +153,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
     figures = {f for f in _FIGURE.findall(fold(question))}
     described = described_answer(question) if kind in (THING, PERSON) else set()
     slots = answer_slots(question)
-    # Stems of the names the question gives (capitalized words after its first).
-    named = {t for w in question.split()[1:] if w[:1].isupper() for t in stems(w)} & want
+    # Stems of the names the question gives (capitalized words after its first), or a follow-up's subject.
+    named = {t for w in question.split()[1:] if w[:1].isupper() for t in stems(w)} & (want | (about or set()))
     scored: list[Candidate] = []
     order = 0
     for p in passages:

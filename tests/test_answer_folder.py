@@ -1,7 +1,7 @@
-"""Sums, differences and products the question asks for, computed with run_python from cited rows and sentences.
-
-Over a small folder of documents of a kind the demo corpus lacks (tests/support/answer_dev: bakeries, vans, ovens,
-flour purchases), ingested with the real loaders into a MemoryBackend and answered through the real tools.
+"""Answers over a small folder of documents of a kind the demo corpus lacks (tests/support/answer_dev: bakeries, vans,
+ovens, flour purchases), ingested with the real loaders into a MemoryBackend and answered through the real tools:
+sums, differences and products computed with run_python from cited rows and sentences; a sentence read with its
+paragraph's opening; "not found" when nothing speaks of the thing asked for; a follow-up about the thread's subject.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hopgraph.index.memory import MemoryBackend
 from hopgraph.policies.answer.aggregate import asks_for_arithmetic, plan_aggregate
 from hopgraph.policies.answer.builtin import BuiltinAnswerPolicy
 from hopgraph.policies.answer.evidence import Passage
-from tests.test_answer_harness import converse
+from tests.test_answer_harness import Conversation, converse
 
 DOCS = Path(__file__).resolve().parent / "support" / "answer_dev" / "docs"
 CONTAINERS = ["finance", "ops"]
@@ -85,3 +85,25 @@ def test_questions_that_ask_for_no_number_compute_nothing() -> None:
     assert asks_for_arithmetic("What was bought in Q2?") == ""
     both = plan_aggregate("How many tonnes of flour in Q1 and Q2 in total?", [rows])
     assert both is not None and both.op == "sum" and [o.value for o in both.operands] == [84.0, 96.0]
+
+
+def test_a_sentence_is_read_with_the_opening_of_its_paragraph(backend: MemoryBackend) -> None:
+    # Each bakery's paragraph says "The site manager is ..."; only the opening names the bakery.
+    _, answer, docs, _ = _answer(backend, "Who is the site manager of the Eastgate bakery?")
+    assert "Marek Dvorak" in answer and "Ines Carvalho" not in answer and "Hannah Lowe" not in answer
+    assert "Eastgate bakery: 7 Foundry Lane" in answer and docs == {"bakeries.md"}
+
+
+def test_nothing_about_the_thing_asked_for_is_not_found(backend: MemoryBackend) -> None:
+    # The bakery is found, its address too, but no document speaks of a parking policy.
+    _, answer, docs, _ = _answer(backend, "What is the parking policy for staff at the Millbrook bakery?")
+    assert answer == "Not found in the documents you can search (containers: finance, ops)." and not docs
+
+
+def test_a_follow_up_reads_the_paragraph_of_the_threads_subject(backend: MemoryBackend) -> None:
+    context = Context(mode="answer", containers=CONTAINERS)
+    policy = BuiltinAnswerPolicy(containers=CONTAINERS)
+    conv = converse(policy, backend, context, "When was the Riverside bakery refitted?")
+    assert "March 2026" in conv.answer
+    conv = converse(policy, backend, context, "Who is its site manager?", conversation=conv)
+    assert isinstance(conv, Conversation) and "Hannah Lowe" in conv.answer and "Ines Carvalho" not in conv.answer
