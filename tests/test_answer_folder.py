@@ -129,3 +129,23 @@ def test_a_run_stopped_without_an_answer_gets_the_policys_own_answer_from_its_se
     stopped = conv.messages[:-1]  # without the final answer
     assert compose_extractive_answer(question, refs, CONTAINERS, stopped) == conv.answer
     assert "Marek Dvorak" in conv.answer
+
+
+def test_the_row_with_the_extreme_value_of_the_column_the_question_names(backend: Any) -> None:
+    _, answer, docs, _ = _answer(backend, "Which bakery has the most ovens?")
+    assert answer.startswith("Bakery: Eastgate") and "the most Ovens (6) of the 3 rows found" in answer
+    assert docs == {"ovens.csv"}
+    # Two parts: the row's name is the bridge to the second part.
+    names, answer, docs, _ = _answer(backend, "Which bakery has the most ovens, and who is its site manager?")
+    assert names == [["search_documents"], ["search_documents"]] and "Bakery: Eastgate" in answer
+
+
+def test_an_extreme_shared_by_two_rows_picks_none() -> None:
+    from hopgraph.policies.answer.aggregate import extreme_row
+
+    rows = Passage(ref="S1", title="scores", text="Supplier,Category,Quality score\nA,x,4.0\nB,y,4.0\nC,z,3.0\n",
+                   rank=1, round=1, kind="table", source="scores.csv")
+    assert extreme_row("Which supplier has the highest quality score?", [rows]) is None
+    low = extreme_row("Which supplier has the lowest quality score?", [rows])
+    assert low is not None and low.name == "C" and (low.value, low.compared) == ("3.0", 3)
+    assert extreme_row("Which supplier is the most reliable?", [rows]) is None  # no column named

@@ -251,3 +251,61 @@ def aggregate_answer(agg: Aggregate, output: str | None, offered: bool = True) -
     else:
         lines.append(f"Not calculated: run_python did not return a result. The numbers are {agg.formula()}{what}.")
     return " ".join(lines)
+
+
+_SUPERLATIVE = re.compile(r"\b(?:(lowest|least|smallest|fewest|worst|cheapest|shortest|minimum)|"
+                          r"(highest|most|largest|biggest|best|greatest|dearest|longest|maximum))\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Extreme:
+    """The table row with the lowest or highest value of the column a question names."""
+
+    record: dict[str, str]
+    row: str
+    passage: Passage
+    column: str
+    word: str  # "lowest", "highest", ...
+    value: str
+    compared: int  # how many rows were compared
+
+    @property
+    def name(self) -> str:
+        """The row's first cell that is not a number (what the row is about: "Baltic Freight Services AB")."""
+        return next((v for v in self.record.values() if _number(v) is None), "")
+
+
+def extreme_row(question: str, passages: list[Passage]) -> Extreme | None:
+    """"Which supplier has the lowest quality score?": the row whose value in the column the question names (by
+    its header's words) is the lowest (or highest: "highest", "most", "best", ...) of the rows found; None without
+    such a column, with fewer than two rows, or when two rows share the extreme value."""
+    m = _SUPERLATIVE.search(question)
+    records = _records(passages) if m else []
+    if m is None or not records:
+        return None
+    want = stems(question)
+    numeric = [c for c in dict.fromkeys(k for r, _, _ in records for k in r)
+               if all(_number(r[c]) is not None for r, _, _ in records if c in r)]
+    # The column sharing the most words with the question; of two alike, the one the question names whole
+    # ("the most ovens": Ovens, not Power per oven kW).
+    scored = sorted(((len(stems(c) & want), len(stems(c) & want) / max(1, len(stems(c))), i, c)
+                     for i, c in enumerate(numeric)), key=lambda t: (-t[0], -t[1], t[2]))
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][:2] == scored[0][:2]):
+        return None
+    column = scored[0][3]
+    rows = [(v, r) for r in records if column in r[0] and (v := _number(r[0][column])) is not None]
+    if len(rows) < 2:
+        return None
+    lowest = m.group(1) is not None
+    best = min(v for v, _ in rows) if lowest else max(v for v, _ in rows)
+    winners = [r for v, r in rows if v == best]
+    if len(winners) != 1:
+        return None
+    record, row, passage = winners[0]
+    return Extreme(record, row, passage, column, m.group(0).lower(), record[column], len(rows))
+
+
+def extreme_answer(found: Extreme) -> str:
+    """The row, cited, and what it was compared with."""
+    return (f"{_cited(found.row, found.passage.ref)} It has the {found.word} {found.column} ({found.value}) of the "
+            f"{found.compared} rows found [{found.passage.ref}].")

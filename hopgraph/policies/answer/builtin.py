@@ -25,7 +25,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from hopgraph.policies.answer.aggregate import aggregate_answer, plan_aggregate
+from hopgraph.policies.answer.aggregate import aggregate_answer, extreme_answer, extreme_row, plan_aggregate
 from hopgraph.policies.answer.bridge import (
     bridge_kind,
     find_bridge,
@@ -179,7 +179,13 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                                         self.run_python)
         parts = split_question(question)
         first = bridge_round(state, parts)
-        bridge = find_bridge(state, parts[0], first) if state.passages else None
+        # "Which supplier has the lowest quality score, and ...": the row with the extreme value is what the
+        # first part asks for; in a two-part question its name is the bridge.
+        extreme = extreme_row(parts[0], state.passages) if state.passages else None
+        if extreme is not None and len(parts) == 1:
+            return [], extreme_answer(extreme)
+        bridge = (extreme.name if extreme is not None and extreme.name else
+                  find_bridge(state, parts[0], first) if state.passages else None)
         searched = {fold(q) for q in state.searched}
         if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
             # The first search went to the later part: search the first part alone, then hop.

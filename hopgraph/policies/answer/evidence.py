@@ -2,16 +2,14 @@
 
 Only structured data is read: the ``search_documents`` and ``run_python`` artifacts and the policy's own
 earlier tool calls, never the text of tool messages (documents could forge it). Sentences come from running
-text (wrapped lines joined, headings left out) or from table rows spelled out as "Column: value" records.
+text (wrapped lines joined, headings left out) or from table rows (:mod:`hopgraph.policies.answer.rows`).
 Also here: the crude stemmer, question splitting, and the names and codes of a sentence (bridges are in
 :mod:`hopgraph.policies.answer.bridge`).
 """
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import math
 import re
 from collections.abc import Sequence
@@ -21,6 +19,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 
 from hopgraph.citations import is_tabular
+from hopgraph.policies.answer.rows import table_rows
 from hopgraph.policies.text import STOPWORDS, drop_possessive, entity_spans, fold, sentences, terms
 from hopgraph.policies.transcript import message_text, tool_results
 from hopgraph.state import is_question, question_position
@@ -263,26 +262,6 @@ def _rejoined(parts: list[str]) -> list[str]:
             out[-1] = f"{out[-1].rstrip()} {part.strip()}"
         else:
             out.append(part)
-    return out
-
-
-_FIELD = re.compile(r"^[^:]{1,40}:\s")
-
-
-def table_rows(text: str) -> list[str]:
-    """Rows of a table as single lines: CSV rows and "Column: value" records spelled out."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if len(lines) >= 2 and all("," in line for line in lines[:2]) and lines[0].count(",") >= 2:
-        rows = list(csv.reader(io.StringIO("\n".join(lines))))
-        header = rows[0]
-        return ["; ".join(f"{h}: {v}" for h, v in zip(header, row, strict=False)) for row in rows[1:]]
-    out = []
-    for block in re.split(r"\n\s*\n", text):
-        block_lines = [line.strip() for line in block.splitlines() if line.strip()]
-        if len(block_lines) >= 2 and sum(1 for line in block_lines if _FIELD.match(line)) >= 2:
-            out.append("; ".join(block_lines))  # one record of "Column: value" lines
-        else:
-            out += [line for line in block_lines if len(line) >= MIN_SENTENCE_CHARS and any(c.isdigit() for c in line)]
     return out
 
 
