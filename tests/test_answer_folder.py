@@ -149,3 +149,29 @@ def test_an_extreme_shared_by_two_rows_picks_none() -> None:
     low = extreme_row("Which supplier has the lowest quality score?", [rows])
     assert low is not None and low.name == "C" and (low.value, low.compared) == ("3.0", 3)
     assert extreme_row("Which supplier is the most reliable?", [rows]) is None  # no column named
+
+
+def test_closeness_in_meaning_is_an_opt_in_score_term(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hopgraph.policies.answer.evidence import stems
+    from hopgraph.policies.answer.meaning import meaning_weight, similarities
+    from hopgraph.policies.answer.select import best_sentences
+
+    sims = similarities("Who services the vans?", ["Every van is serviced each quarter by Cole Motors.",
+                                                   "The price of flour is fixed once a quarter."])
+    assert sims is not None and sims[0] > sims[1] + 0.1
+    text = "The vans park at the depot. Every van is serviced each quarter by Cole Motors."
+    passage = Passage(ref="S1", title="Delivery vans", text=text, rank=1, round=1, kind="md")
+    question = "Who services the vans?"
+    monkeypatch.delenv("HOPGRAPH_ANSWER_MEANING", raising=False)
+    assert meaning_weight() == 0.0
+    plain = {c.text: c.score for c in best_sentences([passage], stems(question), question)}
+    monkeypatch.setenv("HOPGRAPH_ANSWER_MEANING", "1.5")
+    assert meaning_weight() == 1.5
+    weighted = {c.text: c.score for c in best_sentences([passage], stems(question), question)}
+    texts = list(plain)
+    cosines = similarities(question, [f"Delivery vans: {t}" for t in texts])
+    assert cosines is not None
+    for t, cos in zip(texts, cosines, strict=True):
+        assert weighted[t] == pytest.approx(plain[t] + 1.5 * cos)
+    monkeypatch.setenv("HOPGRAPH_ANSWER_MEANING", "not a number")
+    assert meaning_weight() == 0.0

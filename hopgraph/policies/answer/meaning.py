@@ -38,8 +38,9 @@ def meaning_weight() -> float:
     """How much closeness in meaning counts next to the words: HOPGRAPH_ANSWER_MEANING, default 0 (off).
 
     Off by default: on the shared sets' scored-only parts it cost one answer each of HotpotQA and the demo
-    questions at every weight tried, while it fixed two of fourteen answers on a folder of new documents
-    (docs/benchmarks.md, "Answer mode").
+    questions at every weight tried, while it fixed one answer of fourteen on a folder of new documents and one of
+    MuSiQue's scored-only part, and it made the policy's final step about 35 times slower (docs/benchmarks.md,
+    "Answer mode").
     """
     raw = os.environ.get("HOPGRAPH_ANSWER_MEANING", "").strip()
     try:
