@@ -218,3 +218,35 @@ def test_a_folder_question_naming_a_file_that_was_not_ingested_is_an_error(
     folder = write_folder_layout(tmp_path / "mine", "ops/depots/south.md")
     assert main(["eval", "--mode", "answer", "--data", str(folder), "--quiet"]) != 0
     assert "m1" in (err := capsys.readouterr().err) and "ops/depots/south.md" in err
+
+
+def test_the_fixed_split_into_a_looked_at_and_a_scored_part(tmp_path: Path) -> None:
+    from hopgraph.evals.split import in_part, part_of
+
+    # The part depends on the id alone: the SHA-1 of "q1" is even, that of "q2" odd.
+    assert (part_of("q1"), part_of("q2")) == ("look", "score")
+    ids = [f"q{i}" for i in range(200)]
+    looked = [q for q in ids if in_part(q, "look")]
+    assert 80 < len(looked) < 120 and set(looked).isdisjoint(q for q in ids if in_part(q, "score"))
+    assert all(in_part(q, None) for q in ids)
+    with pytest.raises(ValueError, match="look, score"):
+        in_part("q1", "seen")
+    folder = write_answers(tmp_path / "tiny")
+    backend = MemoryBackend()
+    for line in (folder / "corpus.jsonl").read_text().splitlines():
+        d = json.loads(line)
+        backend.add_text(d["_id"], d["title"], d["text"], container="default")
+    parts = {}
+    for part in ("look", "score"):
+        out = tmp_path / part
+        results = evaluate_answers(AnswerEvalOptions(data=str(folder), out=str(out), progress=False,
+                                                     container="default", part=part), backend=backend)
+        parts[part] = {json.loads(line)["qid"] for line in (out / "per_query.jsonl").read_text().splitlines()}
+        assert results["part"] == part and f"the {part} part of the split" in (out / "results.md").read_text()
+        assert all(part_of(q) == part for q in parts[part])
+    assert parts["look"] and parts["score"] and len(parts["look"] | parts["score"]) == 5
+
+
+def test_part_is_refused_in_ids_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["eval", "--data", "demo", "--part", "look", "--quiet"]) != 0
+    assert "--part applies to --mode answer only" in capsys.readouterr().err

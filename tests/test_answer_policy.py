@@ -305,3 +305,19 @@ def test_choice_and_yes_no_questions_state_the_decision_first() -> None:
     assert conv.answer.startswith("Yes.")
     conv, _ = _policy_answer(small, "Are Ilse Varnhagen and Emil Strand both sculptors?", ["default"])
     assert conv.answer.startswith("No.")
+
+
+def test_a_row_of_a_printed_sheet_is_quoted_with_its_column_header(backend: MemoryBackend) -> None:
+    # The budget sheet is a PDF print: its rows are lines of words and figures under one header line.
+    conv, cited = _policy_answer(backend, "What is the 2026 budget of the cost centre that Jonas Berg owns?",
+                                 ["finance"])
+    assert "Cost centre Budget 2026 EUR Actual to Sep EUR Forecast EUR Owner | Firmware team 620,000" in conv.answer
+    assert "Jonas Berg" in conv.answer and {c.doc_id for c in cited.citations} == {"budget-2026.xlsx.pdf"}
+
+
+def test_the_row_with_the_lowest_score_is_the_bridge_to_its_contract(backend: MemoryBackend) -> None:
+    question = "Which supplier has the lowest quality score, and when does its contract end?"
+    conv, cited = _policy_answer(backend, question, ["default", "legal"])
+    assert conv.batches[1][0]["args"]["query"].startswith("Baltic Freight Services AB")
+    assert "Quality score: 3.6" in conv.answer and "4 June 2027" in conv.answer
+    assert {c.doc_id for c in cited.citations} == {"supplier-scorecard.csv", "baltic-freight-services-agreement.pdf"}

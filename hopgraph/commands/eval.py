@@ -31,6 +31,9 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--model", metavar="SPEC", help="model spec (default HOPGRAPH_MODEL or builtin)")
     add_model_timeout_option(parser)
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N judged queries")
+    parser.add_argument("--part", choices=("look", "score"),
+                        help="answer mode: only one part of the fixed split of the questions by the SHA-1 of their "
+                             "id (look: even, score: odd; see hopgraph.evals.split)")
     parser.add_argument("--out", metavar="DIR", help="where results.json, results.md and results.png go "
                                                      "(default eval-out/<dataset>)")
     parser.add_argument("--runs", type=int, default=1, metavar="N", help="runs per query, fused by RRF (default 1)")
@@ -65,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.mode == "answer":
         return _run_answers(args)
+    if args.part is not None:
+        raise EvalError("--part applies to --mode answer only")
     if args.depth < 1:
         raise EvalError("--depth must be at least 1")
     model = args.model or os.environ.get("HOPGRAPH_MODEL") or "builtin"
@@ -95,7 +100,7 @@ def _run_answers(args: argparse.Namespace) -> int:
     out = args.out or str(Path("eval-out") / f"{name}-answers")
     opts = AnswerEvalOptions(data=args.data, queries=args.queries, qrels=args.qrels, model=model, limit=args.limit,
                              out=out, index=cache_root(args), embedder=args.embedder, progress=not args.quiet,
-                             max_turns=args.max_turns)
+                             max_turns=args.max_turns, part=args.part)
     print(answer_markdown(evaluate_answers(opts)))
     print(f"results in {out}/ (results.json, results.md, results.png, per_query.jsonl)")
     return 0

@@ -26,6 +26,7 @@ from hopgraph.evals.answer_metrics import aggregate_answers, score_answer
 from hopgraph.evals.data import EvalError
 from hopgraph.evals.index import EVAL_CONTAINER, open_eval_index
 from hopgraph.evals.report import grouped_bars
+from hopgraph.evals.split import PARTS, in_part
 from hopgraph.index.backend import SearchBackend
 
 DEMO = "demo"
@@ -49,6 +50,8 @@ class AnswerEvalOptions:
     max_turns: int | None = None
     container: str = EVAL_CONTAINER
     """Container to search when a backend is handed in and a question names none."""
+    part: str | None = None
+    """Only the questions of this part of the fixed split (``look`` or ``score``, see :mod:`hopgraph.evals.split`)."""
 
 
 def load_items(opts: AnswerEvalOptions) -> tuple[str, list[AnswerItem], int, Path | None]:
@@ -184,7 +187,10 @@ def evaluate_answers(opts: AnswerEvalOptions, backend: SearchBackend | None = No
 
     if opts.limit is not None and opts.limit < 1:
         raise EvalError("--limit must be at least 1")
+    if opts.part is not None and opts.part not in PARTS:
+        raise EvalError(f"--part must be one of {', '.join(PARTS)}")
     name, items, skipped, corpus = load_items(opts)
+    items = [item for item in items if in_part(item.qid, opts.part)]
     items = items[: opts.limit] if opts.limit else items
     if not items:
         raise EvalError(f"no question in {opts.data} carries an answer, facts or answerable: false")
@@ -223,7 +229,7 @@ def evaluate_answers(opts: AnswerEvalOptions, backend: SearchBackend | None = No
 
     results: dict[str, Any] = {
         "dataset": name, "mode": "answer", "data_dir": opts.data, "queries": len(items),
-        "skipped_no_answer": skipped, "model": opts.model,
+        "skipped_no_answer": skipped, "model": opts.model, "part": opts.part,
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(), "index": index_info,
         "systems": {opts.model: summarize_answers(records)},
     }
@@ -251,6 +257,8 @@ def answer_markdown(results: dict[str, Any]) -> str:
              f"({m['answerable']} answerable, {m['unanswerable']} unanswerable)")
     if results.get("skipped_no_answer"):
         title += f"; {results['skipped_no_answer']} without a gold answer skipped"
+    if results.get("part"):
+        title += f"; the {results['part']} part of the split"
     meta = f"{results['date']}, {results['machine']}; model `{results['model']}`"
     return f"{title}\n\n{meta}\n\n" + "\n".join(lines) + "\n"
 

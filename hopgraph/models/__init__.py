@@ -68,7 +68,7 @@ def make_chat_model(context: Context, reasoning_effort: str | None = None) -> tu
             from hopgraph.policies.answer.builtin import BuiltinAnswerPolicy
 
             # The containers are named in a "not found" answer.
-            return BuiltinAnswerPolicy(containers=list(context.containers or ())), kind
+            return BuiltinAnswerPolicy(containers=list(context.containers or ()), run_python=context.run_python), kind
         from hopgraph.policies.ids.builtin import BuiltinPolicy
 
         return BuiltinPolicy(max_turns=context.max_turns, token_budget=context.token_budget,

@@ -68,7 +68,7 @@ def _answer_result(state: State, reason: str, containers: list[str]) -> dict[str
         if reason == "max_turns":
             log.warning("round cap hit: answering from the evidence gathered so far")
         # Only this turn's passages: the registry also holds earlier turns' refs.
-        text = compose_extractive_answer(latest_question(state), turn_refs(memory), containers)
+        text = compose_extractive_answer(latest_question(state), turn_refs(memory), containers, messages)
     cited = resolve_citations(text, refs)
     citations = [asdict(c) if is_dataclass(c) else c for c in cited.citations]  # type: ignore[arg-type]
     markers = [asdict(m) if is_dataclass(m) else m for m in cited.markers]  # type: ignore[arg-type]

@@ -6,7 +6,8 @@ Round 2: a search anchored on a bridge found in the first results (a name or cod
 contain), for the second part of a two-part question, or for a one-part question whose first results do not
 hold an answer of the asked kind or that asks about something it only describes ("the association which
 published ..."). Then, when the question asks for a derived amount, a ``run_python`` call computes it from
-the numbers found (see :mod:`hopgraph.policies.answer.compute`). Then a final message without tool calls:
+the numbers found (see :mod:`hopgraph.policies.answer.compute`), or a sum, difference or product the question asks
+for (see :mod:`hopgraph.policies.answer.aggregate`). Then a final message without tool calls:
 an extractive answer, one sentence per part of the question, each followed by its ``[Sn]`` reference,
 preferring sentences that hold an answer of the kind asked for (see :mod:`hopgraph.policies.answer.compose`
 and :mod:`hopgraph.policies.answer.types`).
@@ -24,6 +25,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
+from hopgraph.policies.answer.aggregate import aggregate_answer, extreme_answer, extreme_row, plan_aggregate
 from hopgraph.policies.answer.bridge import (
     bridge_kind,
     find_bridge,
@@ -110,12 +112,19 @@ def _hop_query(state: AnswerState, question: str, bridge: str) -> str:
 
 
 def compose_extractive_answer(question: str, refs: Mapping[str, Mapping[str, Any]],
-                              containers: Sequence[str] = ()) -> str:
-    """An answer from the turn's ref registry alone (for a run that stopped without one).
+                              containers: Sequence[str] = (), messages: Sequence[BaseMessage] = ()) -> str:
+    """An answer for a run that stopped without one (its last search found nothing new, or the round cap).
 
-    Uses the passage text stored with each ref by ``search_documents``; the first search
-    of the turn plays the first round, so a bridge is found the same way.
+    With the run's ``messages``, the built-in policy's own answer from the searches made (the hop a bridge
+    question followed, the calculation it ran), when it would search no further and finds one; otherwise (also for
+    another model's searches, which the policy's rounds may not fit) an answer from the
+    turn's ref registry alone: the passage text stored with each ref by ``search_documents``, the first search of
+    the turn playing the first round, so a bridge is found the same way.
     """
+    if messages:
+        calls, answer = BuiltinAnswerPolicy(containers=list(containers)).plan(messages)
+        if not calls and answer and not answer.startswith(NOT_FOUND[:-1]):
+            return answer
     state = AnswerState(question=question.strip())
     for ref_id, ref in refs.items():
         text = ref.get("text")
@@ -138,11 +147,13 @@ def compose_extractive_answer(question: str, refs: Mapping[str, Mapping[str, Any
 class BuiltinAnswerPolicy(ScriptedPolicy):
     """Deterministic answer-mode policy; no key, no network.
 
-    ``containers``: the containers the run searches, named when nothing is found.
+    ``containers``: the containers the run searches, named when nothing is found. ``run_python``: whether the
+    run offers the ``run_python`` tool (without it, an answer that needs arithmetic gives the numbers and says so).
     """
 
     max_search_rounds: int = 2
     containers: list[str] = []
+    run_python: bool = True
 
     def plan(self, messages: Sequence[BaseMessage]) -> tuple[list[tuple[str, dict[str, Any]]], str]:
         """The next tool calls, or ([], final answer text)."""
@@ -158,9 +169,23 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 calls.append((REWRITE, {"query": tidy}))
             calls.append((SEARCH, {"query": tidy}))
             return calls, ""
+        aggregate = plan_aggregate(question, state.passages) if state.passages else None
+        if aggregate is not None:
+            # The numbers a sum, a difference or a product needs are found: compute them, no hop.
+            if not state.computed and self.run_python:
+                return [(RUN_PYTHON, {"code": aggregate.code()})], ""
+            done = state.computed[-1] if state.computed else None
+            return [], aggregate_answer(aggregate, done.output if done is not None and done.ok else None,
+                                        self.run_python)
         parts = split_question(question)
         first = bridge_round(state, parts)
-        bridge = find_bridge(state, parts[0], first) if state.passages else None
+        # "Which supplier has the lowest quality score, and ...": the row with the extreme value is what the
+        # first part asks for; in a two-part question its name is the bridge.
+        extreme = extreme_row(parts[0], state.passages) if state.passages else None
+        if extreme is not None and len(parts) == 1:
+            return [], extreme_answer(extreme)
+        bridge = (extreme.name if extreme is not None and extreme.name else
+                  find_bridge(state, parts[0], first) if state.passages else None)
         searched = {fold(q) for q in state.searched}
         if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
             # The first search went to the later part: search the first part alone, then hop.
@@ -182,14 +207,16 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 if fold(query) not in {fold(q) for q in state.searched}:
                     return [(SEARCH, {"query": query})], ""
         calculation = self._calculation(state, question, parts, bridge)
-        if calculation is not None and not state.computed:
+        if calculation is not None and not state.computed and self.run_python:
             return [(RUN_PYTHON, {"code": calculation.code()})], ""
         done = state.computed[-1] if state.computed else None
         computed = None
         if calculation is not None and done is not None and done.ok and printed_numbers(done.output):
             computed = (calculation, done.output)
-        return [], compose_answer(state, bridge, question, self._searched(state), computed,
-                                  follow_up_subject(state))
+        answer = compose_answer(state, bridge, question, self._searched(state), computed, follow_up_subject(state))
+        if calculation is not None and not self.run_python and not answer.startswith(NOT_FOUND[:-1]):
+            answer += f" Not calculated: run_python is not available here (the inputs: {calculation.formula()})."
+        return [], answer
 
     def _calculation(self, state: AnswerState, question: str, parts: list[str],
                      bridge: str | None) -> Calculation | None:

@@ -29,6 +29,7 @@ from hopgraph.policies.answer.evidence import (
     AnswerState,
     Passage,
     name_like,
+    paragraph_leads,
     passage_sentences,
     split_question,
     stems,
@@ -173,6 +174,9 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             if kind not in (THING, YESNO) and not any(
                     c.holds and (not asking or stems(c.text) & asking) for c in ranked[:8]):
                 continue  # nothing of the asked kind about what was asked: this part stays unanswered
+            thing = asked_thing(part)
+            if kind == THING and thing and not any(stems(c.text) & thing for c in ranked[:8]):
+                continue  # "What is the parking policy ...?": no sentence speaks of a parking policy
             if bridge and last_round > 1 and ranked and len(parts) == 1:
                 _bridge_first(state, question, bridge, ranked[0], chosen, used)
             fitting = [c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked
@@ -208,11 +212,42 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             take(hop, 1, floor=floor)
     if not chosen:
         return not_found(containers)
-    chosen = prune(question, kinds, chosen, state.passages, bridge or "")
+    chosen = _unrepeated(prune(question, kinds, chosen, state.passages, bridge or ""))
     lines = [_cited(s, p.ref) for s, p in chosen]
     if calculation is not None:
         lines.append(_calculation_sentence(*calculation))
     return " ".join(lines)
+
+
+# "What is the parking policy for ...", "What was the root cause of ...": the thing the question asks for by name.
+_ASKED_THING = re.compile(r"^\s*[Ww]hat\s+(?:is|was|are|were)\s+(?:the|our|their|its|a|an)\s+((?:[a-z][\w\-]*\s+){0,2}?"
+                          r"[a-z][\w\-]*)\s+(?:of|for|at|in|on|to|with|that|which|who|when|where|under|between|"
+                          r"does|do|did|is|was|are|were|has|have)\b")
+# Heads that name no thing of their own ("the name of", "the value of"): the answer's words may differ.
+_GENERIC_HEADS = MEASURES | frozenset({"kind", "type", "sort", "role", "reason", "purpose", "meaning", "status",
+                                       "acronym", "abbreviation", "word", "nickname", "spelling", "symbol",
+                                       "term", "one", "part", "first", "last", "main", "same", "other"})
+
+
+def asked_thing(part: str) -> set[str]:
+    """Stems of the thing a "what is the X of ...?" question asks for by name; empty for a generic head."""
+    m = _ASKED_THING.search(part)
+    if not m or m.group(1).split()[-1] in _GENERIC_HEADS:
+        return set()
+    return stems(m.group(1))
+
+
+def _unrepeated(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
+    """The chosen sentences without a paragraph's opening that an earlier one already quotes (a sentence is
+    quoted with its paragraph's opening when that says what it is about, see :mod:`~.select`)."""
+    out: list[tuple[str, Passage]] = []
+    for text, passage in chosen:
+        for lead in dict.fromkeys(paragraph_leads(passage)):
+            if lead and text.startswith(f"{lead} ") and any(lead in earlier for earlier, _ in out):
+                text = text[len(lead) + 1:]
+                break
+        out.append((text, passage))
+    return out
 
 
 def _decision(label: str, evidence: list[Evidence]) -> str:

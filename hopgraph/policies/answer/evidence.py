@@ -2,16 +2,14 @@
 
 Only structured data is read: the ``search_documents`` and ``run_python`` artifacts and the policy's own
 earlier tool calls, never the text of tool messages (documents could forge it). Sentences come from running
-text (wrapped lines joined, headings left out) or from table rows spelled out as "Column: value" records.
+text (wrapped lines joined, headings left out) or from table rows (:mod:`hopgraph.policies.answer.rows`).
 Also here: the crude stemmer, question splitting, and the names and codes of a sentence (bridges are in
 :mod:`hopgraph.policies.answer.bridge`).
 """
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import math
 import re
 from collections.abc import Sequence
@@ -21,6 +19,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 
 from hopgraph.citations import is_tabular
+from hopgraph.policies.answer.rows import table_rows
 from hopgraph.policies.text import STOPWORDS, drop_possessive, entity_spans, fold, sentences, terms
 from hopgraph.policies.transcript import message_text, tool_results
 from hopgraph.state import is_question, question_position
@@ -101,7 +100,9 @@ def stem(word: str) -> str:
     word = fold(word)
     word = _IRREGULAR.get(word, word)
     for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+        # A short plural too ("vans", "cars"), not a word that merely ends in s ("gas", "bus", "this").
+        short_plural = suffix == "s" and len(word) == 4 and word[-2] not in "suia"
+        if (len(word) > len(suffix) + 3 or short_plural) and word.endswith(suffix):
             word = word[: -len(suffix)]
             if suffix in ("ing", "ed") and len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
                 word = word[:-1]  # capped -> cap, planned -> plan
@@ -213,6 +214,11 @@ def _is_heading(line: str) -> bool:
 
 def prose_sentences(text: str) -> list[str]:
     """Sentences of running text: wrapped lines are joined, headings and footers left out."""
+    return [s for paragraph in _prose_paragraphs(text) for s in paragraph]
+
+
+def _prose_paragraphs(text: str) -> list[list[str]]:
+    """The sentences of running text, paragraph by paragraph."""
     paragraphs: list[str] = []
     current: list[str] = []
 
@@ -237,10 +243,9 @@ def prose_sentences(text: str) -> list[str]:
     flush()
     out = []
     for paragraph in paragraphs:
-        for sentence in _rejoined(sentences(paragraph)):
-            sentence = sentence.strip()
-            if len(sentence) >= MIN_SENTENCE_CHARS:
-                out.append(sentence)
+        kept = [s.strip() for s in _rejoined(sentences(paragraph)) if len(s.strip()) >= MIN_SENTENCE_CHARS]
+        if kept:
+            out.append(kept)
     return out
 
 
@@ -260,28 +265,22 @@ def _rejoined(parts: list[str]) -> list[str]:
     return out
 
 
-_FIELD = re.compile(r"^[^:]{1,40}:\s")
-
-
-def table_rows(text: str) -> list[str]:
-    """Rows of a table as single lines: CSV rows and "Column: value" records spelled out."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if len(lines) >= 2 and all("," in line for line in lines[:2]) and lines[0].count(",") >= 2:
-        rows = list(csv.reader(io.StringIO("\n".join(lines))))
-        header = rows[0]
-        return ["; ".join(f"{h}: {v}" for h, v in zip(header, row, strict=False)) for row in rows[1:]]
-    out = []
-    for block in re.split(r"\n\s*\n", text):
-        block_lines = [line.strip() for line in block.splitlines() if line.strip()]
-        if len(block_lines) >= 2 and sum(1 for line in block_lines if _FIELD.match(line)) >= 2:
-            out.append("; ".join(block_lines))  # one record of "Column: value" lines
-        else:
-            out += [line for line in block_lines if len(line) >= MIN_SENTENCE_CHARS and any(c.isdigit() for c in line)]
-    return out
-
-
 def passage_sentences(passage: Passage) -> list[str]:
     return list(_sentences_of(is_tabular(passage.kind, passage.source, passage.title), passage.text))
+
+
+def paragraph_leads(passage: Passage) -> list[str]:
+    """For each of :func:`passage_sentences`, the opening sentence of its paragraph ('' for the opening sentence
+    itself and for table rows): what a sentence such as "The site manager is Marek Dvorak." is about."""
+    if is_tabular(passage.kind, passage.source, passage.title):
+        return [""] * len(passage_sentences(passage))
+    return list(_leads_of(passage.text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _leads_of(text: str) -> tuple[str, ...]:
+    return tuple("" if i == 0 else paragraph[0] for paragraph in _prose_paragraphs(text)
+                 for i in range(len(paragraph)))
 
 
 @functools.lru_cache(maxsize=4096)

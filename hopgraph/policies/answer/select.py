@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stem, stems, weights
+from hopgraph.policies.answer.evidence import Passage, paragraph_leads, passage_sentences, stem, stems, weights
+from hopgraph.policies.answer.meaning import meaning_weight, similarities
 from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
 from hopgraph.policies.text import base_title, fold
 
@@ -31,6 +32,7 @@ LINKED = 1.0
 DEFINES = 0.75
 SLOT_FILLED = 2.0
 UNLINKED = 1.5
+MEANING_CANDIDATES = 48
 
 
 def _has(text: str, phrase: str) -> bool:
@@ -151,6 +153,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
     figures = {f for f in _FIGURE.findall(fold(question))}
     described = described_answer(question) if kind in (THING, PERSON) else set()
     slots = answer_slots(question)
+    # Stems of the names the question gives (capitalized words after its first), or a follow-up's subject.
+    named = {t for w in question.split()[1:] if w[:1].isupper() for t in stems(w)} & (want | (about or set()))
     scored: list[Candidate] = []
     order = 0
     for p in passages:
@@ -161,6 +165,7 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
         title_match = math.fsum(weight.get(t, 1.0) for t in stems(p.title) & want)
         previous = ("", 0.0)
         opening = DEFINES * _defines_unnamed(p, question, described)
+        leads = paragraph_leads(p)
         for i, s in enumerate(passage_sentences(p)):
             got = stems(s)
             # fsum: exact, so the score never depends on set iteration order (hash seed).
@@ -170,6 +175,12 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
                 inherited = INHERITED * previous[1]
                 if len(previous[0]) + len(s) < MAX_JOINED_CHARS:
                     text = f"{previous[0].rstrip()} {s}"  # so the answer says what "it" is
+            elif leads[i] and named - got and stems(leads[i]) & (named - got):
+                # The paragraph's opening names what the question names and the sentence does not ("Eastgate
+                # bakery: 7 Foundry Lane." before "The site manager is Marek Dvorak."): the sentence is about it.
+                inherited = INHERITED * math.fsum(weight.get(t, 1.0) for t in stems(leads[i]) & (named - got))
+                if len(leads[i]) + len(s) < MAX_JOINED_CHARS:
+                    text = f"{leads[i].rstrip()} {s}"
             previous = (s, own)
             holds = holds_kind(s, kind, question)
             if own <= 0 and inherited <= 0 and not (loose and on_topic and holds and specific):
@@ -200,4 +211,23 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
             scored.append(Candidate(score, order, text, p, holds))
             order += 1
     scored.sort(key=lambda c: (-c.score, c.order))
-    return scored
+    return _by_meaning(scored, question)
+
+
+def _by_meaning(scored: list[Candidate], question: str) -> list[Candidate]:
+    """The candidates re-scored with their closeness in meaning to the question (see
+    :mod:`hopgraph.policies.answer.meaning`): the best ``MEANING_CANDIDATES`` by words gain the weight
+    (:func:`~hopgraph.policies.answer.meaning.meaning_weight`, 0 by default) times their cosine similarity; the rest,
+    and every candidate without a local encoder, keep their score."""
+    weight = meaning_weight()
+    if not weight:
+        return scored
+    head = scored[:MEANING_CANDIDATES]
+    # Each sentence under its document's title, so what the document is about does not decide alone.
+    sims = similarities(question, [f"{c.passage.title}: {c.text}" for c in head])
+    if not sims:
+        return scored
+    rescored = [replace(c, score=c.score + weight * sim) for c, sim in zip(head, sims, strict=True)]
+    rescored += scored[MEANING_CANDIDATES:]
+    rescored.sort(key=lambda c: (-c.score, c.order))
+    return rescored
