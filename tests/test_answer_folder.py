@@ -57,7 +57,7 @@ def test_a_sum_over_the_table_rows_the_question_names(backend: Any) -> None:
     assert "84 + 96 = 180" in answer and "(Flour tonnes)" in answer
     # Each row a number came from is quoted and cited; the third quarter's is not used.
     assert "Quarter: Q1" in answer and "Quarter: Q2" in answer and "Quarter: Q3" not in answer
-    assert docs == {"flour-purchases-2026.csv"}
+    assert docs == {"finance/flour-purchases-2026.csv"}
 
 
 def test_a_difference_takes_the_item_before_than_minus_the_one_after(backend: Any) -> None:
@@ -67,13 +67,13 @@ def test_a_difference_takes_the_item_before_than_minus_the_one_after(backend: An
 
 def test_a_rate_per_unit_times_the_count_of_units(backend: Any) -> None:
     _, answer, docs, _ = _answer(backend, "What is the total oven power at the Eastgate bakery?")
-    assert "6 × 22 = 132 kW" in answer and "Bakery: Eastgate" in answer and docs == {"ovens.csv"}
+    assert "6 × 22 = 132 kW" in answer and "Bakery: Eastgate" in answer and docs == {"ops/ovens.csv"}
 
 
 def test_counts_written_in_words_next_to_the_names_the_question_gives(backend: Any) -> None:
     _, answer, docs, _ = _answer(backend, "How many delivery vans do the Fennel and Sorrel fleets have altogether?")
     assert "four + three = 7" in answer and "four Fennel vans" in answer and "three Sorrel vans" in answer
-    assert docs == {"delivery-vans.md"}
+    assert docs == {"ops/delivery-vans.md"}
 
 
 def test_without_run_python_the_answer_gives_the_numbers_and_says_it_did_not_compute(backend: Any) -> None:
@@ -99,7 +99,7 @@ def test_a_sentence_is_read_with_the_opening_of_its_paragraph(backend: Any) -> N
     # Each bakery's paragraph says "The site manager is ..."; only the opening names the bakery.
     _, answer, docs, _ = _answer(backend, "Who is the site manager of the Eastgate bakery?")
     assert "Marek Dvorak" in answer and "Ines Carvalho" not in answer and "Hannah Lowe" not in answer
-    assert "Eastgate bakery: 7 Foundry Lane" in answer and docs == {"bakeries.md"}
+    assert "Eastgate bakery: 7 Foundry Lane" in answer and docs == {"ops/bakeries.md"}
 
 
 def test_nothing_about_the_thing_asked_for_is_not_found(backend: Any) -> None:
@@ -134,7 +134,7 @@ def test_a_run_stopped_without_an_answer_gets_the_policys_own_answer_from_its_se
 def test_the_row_with_the_extreme_value_of_the_column_the_question_names(backend: Any) -> None:
     _, answer, docs, _ = _answer(backend, "Which bakery has the most ovens?")
     assert answer.startswith("Bakery: Eastgate") and "the most Ovens (6) of the 3 rows found" in answer
-    assert docs == {"ovens.csv"}
+    assert docs == {"ops/ovens.csv"}
     # Two parts: the row's name is the bridge to the second part.
     names, answer, docs, _ = _answer(backend, "Which bakery has the most ovens, and who is its site manager?")
     assert names == [["search_documents"], ["search_documents"]] and "Bakery: Eastgate" in answer
