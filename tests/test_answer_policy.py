@@ -321,3 +321,13 @@ def test_the_row_with_the_lowest_score_is_the_bridge_to_its_contract(backend: Me
     assert conv.batches[1][0]["args"]["query"].startswith("Baltic Freight Services AB")
     assert "Quality score: 3.6" in conv.answer and "4 June 2027" in conv.answer
     assert {c.doc_id for c in cited.citations} == {"supplier-scorecard.csv", "baltic-freight-services-agreement.pdf"}
+
+
+def test_a_follow_up_quotes_the_clause_of_the_document_titled_with_its_subject(backend: MemoryBackend) -> None:
+    # The supplier review's paragraph opening names Nordlicht and speaks of a penalty claim; the supply agreement,
+    # titled with Nordlicht's name, holds the penalty that was agreed.
+    context = Context(mode="answer", containers=["default", "legal"])
+    policy = BuiltinAnswerPolicy()
+    conv = converse(policy, backend, context, "Which supplier missed the delivery deadline in September?")
+    conv = converse(policy, backend, context, "And what penalty did we agree with them?", conversation=conv)
+    assert isinstance(conv, Conversation) and "1.5 percent" in conv.answer and "20 October" not in conv.answer

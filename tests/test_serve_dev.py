@@ -100,8 +100,9 @@ async def test_dev_server_threads_state_stream_and_delete(dev_server):
                                                      "budget_notice", "finalize", "__end__"}
         routes = {(e["target"], e.get("data")) for e in drawn["edges"] if e["source"] == "decide"}
         assert routes == {("budget_notice", "next_round"), ("generate", "retry"),
-                          *(("finalize", exit) for exit in ("report_helpful_ids", "answered", "max_turns", "no_tool_call",
-                                                            "thrash", "budget", "model_error", "backend_error"))}
+                          *(("finalize", exit) for exit in ("report_helpful_ids", "answered", "max_turns",
+                                                            "no_tool_call", "thrash", "budget", "model_error",
+                                                            "backend_error"))}
 
         # Run settings travel as the run's context (the graph's context_schema).
         other = (await client.threads.create())["thread_id"]

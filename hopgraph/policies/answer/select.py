@@ -144,7 +144,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
     issued for a part of the question knows best what answers it). ``about``: stems of what the question is
     about (a bridge, a title it names); sentences of passages naming it get a little more. ``loose``: a
     sentence of such a passage that holds an answer of the asked kind is a candidate even when it shares no
-    word with the part (a follow-up's few words: "Where did she grow up?"). ``links``: from
+    word with the part (a follow-up's few words: "Where did she grow up?"), and a document whose title names the
+    question's subject counts as naming it in each sentence that shares a word with the part. ``links``: from
     :func:`doc_links`; documents outside the question's chain of evidence lose.
     """
     weight = weights(passages)
@@ -166,6 +167,7 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
         previous = ("", 0.0)
         opening = DEFINES * _defines_unnamed(p, question, described)
         leads = paragraph_leads(p)
+        titled = stems(p.title)
         for i, s in enumerate(passage_sentences(p)):
             got = stems(s)
             # fsum: exact, so the score never depends on set iteration order (hash seed).
@@ -175,6 +177,10 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
                 inherited = INHERITED * previous[1]
                 if len(previous[0]) + len(s) < MAX_JOINED_CHARS:
                     text = f"{previous[0].rstrip()} {s}"  # so the answer says what "it" is
+            elif loose and own > 0 and named - got and titled & (named - got):
+                # A follow-up's subject named by the document's title ("Supply Agreement - Nordlicht Components
+                # GmbH"): each of its sentences is about it as much as one whose paragraph opening names it.
+                inherited = INHERITED * math.fsum(weight.get(t, 1.0) for t in titled & (named - got))
             elif leads[i] and named - got and stems(leads[i]) & (named - got):
                 # The paragraph's opening names what the question names and the sentence does not ("Eastgate
                 # bakery: 7 Foundry Lane." before "The site manager is Marek Dvorak."): the sentence is about it.
