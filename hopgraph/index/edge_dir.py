@@ -1,5 +1,6 @@
 """An embedded index's directory, apart from the shard itself: the lock that keeps it to one process, and
-``hopgraph.json``, the record of what built the index (schema, embedder, vector size, HNSW graph settings)."""
+``hopgraph.json``, the record of what built the index (schema, embedder, vector size, HNSW graph settings, the
+precision its documents were embedded in)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import fcntl
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hopgraph.index.backend import BackendError, IndexLockedError
 from hopgraph.index.common import SCHEMA_VERSION
@@ -72,9 +73,18 @@ def _recorded(meta: dict[str, Any], key: str, earlier: int) -> int:
     return value if isinstance(value, int) and value > 0 else earlier
 
 
-def check_record(path: Path, embedder_name: str, dim: int) -> tuple[int, int]:
-    """The index's HNSW links per point and ef_construct, after checking that its record names this embedder;
-    a new index gets a record with the current graph settings."""
+class Record(NamedTuple):
+    """What the record says of how the index is built."""
+
+    hnsw_m: int
+    ef_construct: int
+    doc_precision: str
+    """``float`` or ``int8``: how its documents were embedded (``float`` for indexes recorded before it was)."""
+
+
+def check_record(path: Path, embedder_name: str, dim: int, doc_precision: str = "float") -> Record:
+    """How the index is built, after checking that its record names this embedder; a new index gets a record
+    with the current graph settings and ``doc_precision``, the precision its documents will be embedded in."""
     meta_path = path / RECORD
     if meta_path.exists():
         try:
@@ -87,9 +97,12 @@ def check_record(path: Path, embedder_name: str, dim: int) -> tuple[int, int]:
                 f"it cannot be searched with {embedder_name!r} (dim {dim}). Use --embedder {meta.get('embedder')} "
                 "or a new --index."
             )
-        return _recorded(meta, "hnsw_m", EARLIER_M), _recorded(meta, "hnsw_ef_construct", EARLIER_EF_CONSTRUCT)
+        recorded = meta.get("doc_precision")
+        return Record(_recorded(meta, "hnsw_m", EARLIER_M), _recorded(meta, "hnsw_ef_construct", EARLIER_EF_CONSTRUCT),
+                      recorded if recorded in ("float", "int8") else "float")
     tmp = meta_path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "embedder": embedder_name, "dim": dim,
-                               "hnsw_m": HNSW_M, "hnsw_ef_construct": HNSW_EF_CONSTRUCT}))
+                               "hnsw_m": HNSW_M, "hnsw_ef_construct": HNSW_EF_CONSTRUCT,
+                               "doc_precision": doc_precision}))
     os.replace(tmp, meta_path)
-    return HNSW_M, HNSW_EF_CONSTRUCT
+    return Record(HNSW_M, HNSW_EF_CONSTRUCT, doc_precision)

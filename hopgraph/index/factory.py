@@ -61,9 +61,11 @@ def _embedded_index_exists(path: str) -> bool:
 
 
 def open_backend(
-    index_dir: str | None = None, url: str | None = None, embedder: str | None = None, *, create: bool = True
+    index_dir: str | None = None, url: str | None = None, embedder: str | None = None, *, create: bool = True,
+    doc_precision: str | None = None,
 ) -> SearchBackend:
-    """A Qdrant server if ``url`` is given, else the embedded index in ``index_dir``.
+    """A Qdrant server if ``url`` is given, else the embedded index in ``index_dir``; ``doc_precision`` is how the
+    documents a writer adds are embedded (default HOPGRAPH_DOC_PRECISION).
 
     Cached per path or url: the graph's nodes and concurrent tool calls share one open
     shard (a directory can be open in only one process, and only once in it). Raises
@@ -79,7 +81,8 @@ def open_backend(
             from hopgraph.index.server import ServerBackend
 
             try:
-                backend = ServerBackend(url=key[1], embedder=embedder_spec(embedder), create=create)
+                backend = ServerBackend(url=key[1], embedder=embedder_spec(embedder), create=create,
+                                        doc_precision=doc_precision)
             except IndexNotFoundError as exc:
                 raise IndexNotFoundError(f"{exc}; fill it with: {ingest_hint(url=key[1])}") from None
         else:
@@ -89,7 +92,7 @@ def open_backend(
                 raise IndexNotFoundError(f"no index at {key[1]}; fill it with: {ingest_hint(index_dir=key[1])}")
 
             # None: the embedder the index was built with (hopgraph.json), else HOPGRAPH_EMBEDDER / minilm.
-            backend = EdgeBackend(key[1], embedder=embedder)
+            backend = EdgeBackend(key[1], embedder=embedder, doc_precision=doc_precision)
         _cache[key] = backend
         return backend
 

@@ -72,6 +72,7 @@ class ServerBackend(VectorBackend):
         embedder: Embedder | str | None = None,
         client: Any = None,
         *,
+        doc_precision: str | None = None,
         timeout_s: float = 10.0,
         connect_timeout_s: float = 3.0,
         score_band: float | None = None,
@@ -95,7 +96,7 @@ class ServerBackend(VectorBackend):
         self._stats: tuple[float, int, dict[int, float] | None] | None = None
         self._stats_lock = threading.Lock()
         self._lock = threading.Lock()
-        self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder)
+        self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder, doc_precision)
         if client is not None:
             self.url = "(client)"
             self._client = client
@@ -117,6 +118,8 @@ class ServerBackend(VectorBackend):
             # How the collection's graph is built and whether it holds int8 copies: the search params follow it.
             build = open_collection(self._client, collection, self.embedder, self.url, self._call, create)
         self.hnsw_m, self.ef_construct, self.quantized = build.m, build.ef_construct, build.quantized
+        self.doc_precision = build.doc_precision
+        self.location, self.option_hint = f"collection {collection!r} at {self.url}", "another collection"
 
     # --- setup ---------------------------------------------------------------------
 
