@@ -138,6 +138,23 @@ def test_an_index_keeps_to_the_precision_of_its_documents(tmp_path: Path) -> Non
         assert backend.search("valve leaks", Scope(("default",)), 3)[0].doc_id == "docs/valves.md"
 
 
+def test_an_index_without_documents_takes_the_precision_of_the_first_ones(tmp_path: Path) -> None:
+    index = tmp_path / "idx"
+    EdgeBackend(index, embedder="minilm", doc_precision="float").close()  # opened, nothing written
+    assert _record(index)["doc_precision"] == "float"
+    with EdgeBackend(index, embedder="minilm", doc_precision="int8") as backend:
+        backend.upsert([_chunk("a", "Pump P-7 needs new seals.")])
+        assert backend.doc_precision == "int8"
+    assert _record(index)["doc_precision"] == "int8"
+    with EdgeBackend(index, embedder="minilm", doc_precision="float") as backend:
+        with pytest.raises(BackendError, match="embedded in int8"):
+            backend.upsert([_chunk("b", "Valve V-2 leaks.")])
+        # Emptied, it takes documents of either precision again.
+        backend.delete_document("a")
+        backend.upsert([_chunk("b", "Valve V-2 leaks.")])
+    assert _record(index)["doc_precision"] == "float"
+
+
 def test_a_record_without_the_field_counts_as_float(tmp_path: Path) -> None:
     index = tmp_path / "idx"
     with EdgeBackend(index, embedder="minilm", doc_precision="float") as backend:
@@ -184,10 +201,12 @@ def test_server_collection_records_the_precision_of_its_documents() -> None:
     from hopgraph.index.server import ServerBackend
 
     client = QdrantClient(":memory:")
+    ServerBackend(client=client, embedder=get_embedder("minilm", "float"))  # created, nothing written
+    assert (client.get_collection("hopgraph").config.metadata or {}).get("hopgraph_doc_precision") == "float"
     with_int8 = ServerBackend(client=client, embedder=get_embedder("minilm", "int8"))
     with_int8.upsert([_chunk("a", "Pump P-7 needs new seals.")])
     meta = client.get_collection("hopgraph").config.metadata or {}
-    assert meta.get("hopgraph_doc_precision") == "int8"
+    assert meta.get("hopgraph_doc_precision") == "int8" and meta.get("hopgraph_embedder") == "minilm"
     reopened = ServerBackend(client=client, embedder=get_embedder("minilm", "float"))
     assert reopened.doc_precision == "int8"
     with pytest.raises(BackendError, match=r"collection 'hopgraph' at \(client\) holds documents embedded in int8; "

@@ -411,6 +411,9 @@ class EdgeBackend(EdgeFilters, VectorBackend):
     def count(self) -> int:
         return self._points
 
+    def _record_doc_precision(self, precision: str) -> None:
+        edge_dir.record_doc_precision(self.path, precision)
+
     def flush(self) -> None:
         self._call(lambda s: s.flush())
 

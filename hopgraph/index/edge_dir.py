@@ -106,3 +106,13 @@ def check_record(path: Path, embedder_name: str, dim: int, doc_precision: str = 
                                "doc_precision": doc_precision}))
     os.replace(tmp, meta_path)
     return Record(HNSW_M, HNSW_EF_CONSTRUCT, doc_precision)
+
+
+def record_doc_precision(path: Path, doc_precision: str) -> None:
+    """Rewrites the record's ``doc_precision``, for an index that holds no documents yet."""
+    meta_path = path / RECORD
+    meta = json.loads(meta_path.read_text())
+    meta["doc_precision"] = doc_precision
+    tmp = meta_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(meta))
+    os.replace(tmp, meta_path)

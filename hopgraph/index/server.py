@@ -369,6 +369,12 @@ class ServerBackend(VectorBackend):
         c = self._client
         return int(self._call(lambda: c.count(self.collection, exact=True).count))
 
+    def _record_doc_precision(self, precision: str) -> None:
+        c = self._client
+        meta = dict(self._call(lambda: c.get_collection(self.collection)).config.metadata or {})
+        meta["hopgraph_doc_precision"] = precision
+        self._call(lambda: c.update_collection(self.collection, metadata=meta))
+
 
 def _short(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()

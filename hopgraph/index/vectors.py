@@ -51,12 +51,22 @@ class VectorBackend(SearchBackend):
 
     def check_document_precision(self) -> None:
         mine = self.embedder.doc_precision
-        if mine != self.doc_precision:
-            raise BackendError(
-                f"{self.location} holds documents embedded in {self.doc_precision}; these would be embedded in "
-                f"{mine}, and one index holds documents embedded one way. Use --doc-precision {self.doc_precision} "
-                f"(HOPGRAPH_DOC_PRECISION={self.doc_precision}) or {self.option_hint}."
-            )
+        if mine == self.doc_precision:
+            return
+        if self.count() == 0:
+            # Nothing is embedded the other way (a new index, or one emptied): the index takes this precision.
+            self._record_doc_precision(mine)
+            self.doc_precision = mine
+            return
+        raise BackendError(
+            f"{self.location} holds documents embedded in {self.doc_precision}; these would be embedded in "
+            f"{mine}, and one index holds documents embedded one way. Use --doc-precision {self.doc_precision} "
+            f"(HOPGRAPH_DOC_PRECISION={self.doc_precision}) or {self.option_hint}."
+        )
+
+    @abstractmethod
+    def _record_doc_precision(self, precision: str) -> None:
+        """Records ``precision`` as the one the index's documents are embedded in."""
 
     @abstractmethod
     def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
