@@ -206,8 +206,8 @@ class MiniLMEmbedder(Embedder):
                 log.warning("fused MiniLM graph unavailable, using the shipped one: %s", exc)
                 self.graph = "shipped"
         self.int8_model_path: Path | None = None
-        # Each model is loaded when first needed: ingestion with float documents never loads the int8 one,
-        # and a search never loads the model of documents it does not embed.
+        # The document model is loaded now (it gives the vector size), the query model on the first query, so
+        # ingestion never pays for it; where both precisions are the same, they share one session.
         self._sessions: dict[str, _Session] = {}
         self._documents = self._model("doc_precision", "HOPGRAPH_DOC_PRECISION")
         self._dim = int(self._documents.session.get_outputs()[0].shape[-1])
@@ -234,6 +234,9 @@ class MiniLMEmbedder(Embedder):
         """The model for the precision in ``attribute`` (``precision`` or ``doc_precision``), loading it on first
         use. Where the int8 copy cannot be built and nobody asked for int8 by name, that precision falls back to
         float: the same search, only slower (``variable`` is the setting named in the errors)."""
+        loaded = self._sessions.get(getattr(self, attribute))
+        if loaded is not None:
+            return loaded
         with self._lock:
             if getattr(self, attribute) == "int8" and "int8" not in self._sessions:
                 try:
