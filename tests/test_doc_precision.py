@@ -223,3 +223,16 @@ def test_eval_indexes_of_the_two_precisions_are_cached_apart(tmp_path: Path) -> 
     before = hash_file(corpus)
     before.update(f"\0embedder=minilm\0chunker={CHUNKER_VERSION}".encode())
     assert corpus_key(corpus, "minilm", "float") == before.hexdigest()[:16]
+
+
+def test_an_open_index_is_not_handed_out_for_the_other_precision(tmp_path: Path) -> None:
+    path = str(tmp_path / "idx")
+    try:
+        backend = factory.open_backend(index_dir=path, doc_precision="int8")
+        assert factory.open_backend(index_dir=path, doc_precision="int8") is backend
+        assert factory.open_backend(index_dir=path) is backend  # a reader asks for nothing
+        with pytest.raises(BackendError, match="already open in this process with documents embedded in int8, "
+                                               "not float: close it first"):
+            factory.open_backend(index_dir=path, doc_precision="float")
+    finally:
+        factory.close_all()

@@ -15,8 +15,8 @@ import time
 import weakref
 from collections.abc import Sequence
 
-from hopgraph.index.backend import IndexNotFoundError, NothingToSearchError, Scope, SearchBackend
-from hopgraph.index.embed import embedder_spec
+from hopgraph.index.backend import BackendError, IndexNotFoundError, NothingToSearchError, Scope, SearchBackend
+from hopgraph.index.embed import Embedder, embedder_spec, resolve_doc_precision
 
 _cache: dict[tuple[str, str], SearchBackend] = {}
 _lock = threading.Lock()
@@ -76,6 +76,7 @@ def open_backend(
     with _lock:
         backend = _cache.get(key)
         if backend is not None:
+            _check_doc_precision(backend, doc_precision, key[1])
             return backend
         if key[0] == "url":
             from hopgraph.index.server import ServerBackend
@@ -95,6 +96,18 @@ def open_backend(
             backend = EdgeBackend(key[1], embedder=embedder, doc_precision=doc_precision)
         _cache[key] = backend
         return backend
+
+
+def _check_doc_precision(backend: SearchBackend, doc_precision: str | None, where: str) -> None:
+    """An open backend embeds documents as it was opened to: asking for the other precision is an error, not a
+    silent switch."""
+    embedder = getattr(backend, "embedder", None)
+    if doc_precision is None or not isinstance(embedder, Embedder) or embedder.name != "minilm":
+        return
+    wanted = resolve_doc_precision(doc_precision)
+    if wanted != embedder.doc_precision:
+        raise BackendError(f"{where} is already open in this process with documents embedded in "
+                           f"{embedder.doc_precision}, not {wanted}: close it first")
 
 
 def open_for_reading(
