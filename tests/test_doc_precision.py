@@ -236,3 +236,24 @@ def test_an_open_index_is_not_handed_out_for_the_other_precision(tmp_path: Path)
             factory.open_backend(index_dir=path, doc_precision="float")
     finally:
         factory.close_all()
+
+
+def test_auto_keeps_to_the_precision_of_an_existing_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from qdrant_client import QdrantClient
+
+    from hopgraph.index.server import ServerBackend
+
+    monkeypatch.delenv("HOPGRAPH_DOC_PRECISION", raising=False)
+    index = tmp_path / "idx"
+    with EdgeBackend(index, embedder="minilm", doc_precision="int8") as backend:
+        backend.upsert([_chunk("a", "Pump P-7 needs new seals.")])
+    with EdgeBackend(index) as backend:  # no setting: the index's precision, not auto's float
+        assert backend.embedder.doc_precision == "int8"
+        backend.upsert([_chunk("b", "Valve V-2 leaks.")])
+    with EdgeBackend(index, embedder="minilm", doc_precision="auto") as backend:
+        assert backend.embedder.doc_precision == "int8" and backend.count() == 2
+    with EdgeBackend(tmp_path / "new") as backend:
+        assert backend.embedder.doc_precision == "float"  # a new index: what auto resolves to
+    client = QdrantClient(":memory:")
+    ServerBackend(client=client, embedder="minilm", doc_precision="int8").upsert([_chunk("a", "Pump P-7.")])
+    assert ServerBackend(client=client, embedder="minilm").embedder.doc_precision == "int8"

@@ -75,7 +75,8 @@ class EdgeBackend(EdgeFilters, VectorBackend):
     """Hybrid search on an embedded qdrant-edge shard.
 
     ``doc_precision``: how the embedder named by name embeds documents (``auto``, ``int8``, ``float``; default
-    HOPGRAPH_DOC_PRECISION). Documents embedded otherwise than those already in the index are refused.
+    HOPGRAPH_DOC_PRECISION; ``auto`` keeps to the index's). Documents embedded otherwise than those already in
+    the index are refused.
 
     ``score_band``: if set, every query's hits are trimmed to those within this relative band
     of the top score (see :func:`hopgraph.index.fusion.score_band`). Default ``None`` (off).
@@ -131,7 +132,7 @@ class EdgeBackend(EdgeFilters, VectorBackend):
             if embedder is None:
                 embedder = os.environ.get("HOPGRAPH_EMBEDDER") or edge_dir.built_with(self.path)
             self.embedder = (embedder if isinstance(embedder, Embedder)
-                             else get_embedder(embedder, doc_precision))
+                             else get_embedder(embedder, doc_precision, edge_dir.built_doc_precision(self.path)))
             # The graph settings the index was created with: all its segments are built alike.
             self.hnsw_m, self.ef_construct, self.doc_precision = edge_dir.check_record(
                 self.path, getattr(self.embedder, "name", type(self.embedder).__name__), self.embedder.dim,

@@ -67,6 +67,17 @@ def built_with(path: Path) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
+def built_doc_precision(path: Path) -> str | None:
+    """How the documents of the index were embedded, by its record (``float`` where it says nothing); None for a
+    new index."""
+    try:
+        meta = json.loads((path / RECORD).read_text())
+    except (OSError, ValueError):
+        return None  # missing or broken: check_record reports a broken file
+    value = meta.get("doc_precision", "float") if isinstance(meta, dict) else None
+    return value if value in ("float", "int8") else "float"
+
+
 def _recorded(meta: dict[str, Any], key: str, earlier: int) -> int:
     """A graph setting in the record, or ``earlier`` for indexes created before it was recorded."""
     value = meta.get(key)

@@ -48,8 +48,9 @@ def query_precision() -> str:
 def doc_precision_setting() -> str:
     """How MiniLM embeds documents: HOPGRAPH_DOC_PRECISION ``auto`` (default), ``int8`` or ``float``.
 
-    ``auto`` follows :func:`resolve_doc_precision`. An index records the precision of its documents and
-    refuses documents embedded the other way (``hopgraph.index.edge_dir``).
+    ``auto`` keeps to an existing index's precision (:func:`get_embedder`) and is :func:`resolve_doc_precision`
+    for a new one. An index records the precision of its documents and refuses documents embedded the other way
+    (``hopgraph.index.vectors``).
     """
     return env_choice("HOPGRAPH_DOC_PRECISION", PRECISIONS, "auto", EmbedderError)
 
@@ -70,7 +71,8 @@ DOC_AUTO_INT8 = False
 def resolve_doc_precision(precision: str) -> str:
     """``int8`` or ``float`` for a document precision that may be ``auto``.
 
-    ``auto`` is ``float``: int8 documents are available on request (docs/benchmarks-index.md, "Documents in int8").
+    ``auto`` is ``float`` while ``DOC_AUTO_INT8`` is off: int8 documents measured within noise of float ones but
+    are on request for now (docs/benchmarks-index.md, "Documents in int8"); with it on, as for queries.
     """
     if precision == "auto" and not DOC_AUTO_INT8:
         return "float"
@@ -303,18 +305,23 @@ def embedder_spec(spec: str | None = None) -> str:
     return (spec or os.environ.get("HOPGRAPH_EMBEDDER") or "minilm").strip()
 
 
-def get_embedder(spec: str | None = None, doc_precision: str | None = None) -> Embedder:
+def get_embedder(spec: str | None = None, doc_precision: str | None = None, built: str | None = None) -> Embedder:
     """``minilm`` | ``fastembed:<model>`` | ``openai:<model>``; default HOPGRAPH_EMBEDDER or ``minilm``.
 
     ``doc_precision`` (default HOPGRAPH_DOC_PRECISION) applies to ``minilm``; the other embedders embed
-    documents as their model computes, and refuse ``int8`` asked for by name.
+    documents as their model computes, and refuse ``int8`` asked for by name. ``built`` is the precision the
+    documents of an existing index were embedded in: ``auto`` follows it, so an index keeps taking documents
+    without a setting; only a new index gets what ``auto`` resolves to.
     Instances are shared per spec and document precision within the process (the model is loaded once).
     """
     spec = embedder_spec(spec)
     # A fastembed model read from a local folder is a different model per folder.
     key = f"{spec}|{os.environ.get('HOPGRAPH_FASTEMBED_PATH', '')}" if spec.startswith("fastembed:") else spec
     if spec == "minilm":
-        key = f"{spec}|{resolve_doc_precision(doc_precision or doc_precision_setting())}"
+        doc_precision = doc_precision or doc_precision_setting()
+        if doc_precision == "auto" and built in ("float", "int8"):
+            doc_precision = built
+        key = f"{spec}|{resolve_doc_precision(doc_precision)}"
     elif doc_precision == "int8":
         raise EmbedderError(f"document precision int8 applies to the minilm embedder only, not {spec!r}")
     with _cache_lock:

@@ -102,7 +102,7 @@ def _check_doc_precision(backend: SearchBackend, doc_precision: str | None, wher
     """An open backend embeds documents as it was opened to: asking for the other precision is an error, not a
     silent switch."""
     embedder = getattr(backend, "embedder", None)
-    if doc_precision is None or not isinstance(embedder, Embedder) or embedder.name != "minilm":
+    if doc_precision in (None, "auto") or not isinstance(embedder, Embedder) or embedder.name != "minilm":
         return
     wanted = resolve_doc_precision(doc_precision)
     if wanted != embedder.doc_precision:

@@ -39,7 +39,7 @@ from hopgraph.index.common import (
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import HYBRID_FLOORS, backend_fusion, fuse_ids, score_band, through_ties, untied_candidates
 from hopgraph.index.hnsw import QUANTIZED_OVERSAMPLING, default_hnsw_ef
-from hopgraph.index.server_collection import open_collection
+from hopgraph.index.server_collection import built_doc_precision, open_collection
 from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
@@ -96,7 +96,6 @@ class ServerBackend(VectorBackend):
         self._stats: tuple[float, int, dict[int, float] | None] | None = None
         self._stats_lock = threading.Lock()
         self._lock = threading.Lock()
-        self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder, doc_precision)
         if client is not None:
             self.url = "(client)"
             self._client = client
@@ -114,6 +113,10 @@ class ServerBackend(VectorBackend):
                 probe.close()
             self._client = QdrantClient(url=self.url, api_key=key, timeout=int(max(timeout_s, 1)),
                                         check_compatibility=False)
+        if not isinstance(embedder, Embedder):
+            # Without a setting, documents are embedded the way the collection's already are.
+            embedder = get_embedder(embedder, doc_precision, built_doc_precision(self._client, collection, self._call))
+        self.embedder = embedder
         with self._lock:
             # How the collection's graph is built and whether it holds int8 copies: the search params follow it.
             build = open_collection(self._client, collection, self.embedder, self.url, self._call, create)

@@ -28,6 +28,19 @@ class GraphBuild:
 NEW_COLLECTION = GraphBuild(m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, quantized=True)
 
 
+def built_doc_precision(client: Any, name: str, call: Callable[[Callable[[], Any]], Any]) -> str | None:
+    """How the documents of collection ``name`` were embedded, by its metadata (``float`` where it says nothing);
+    None when there is no such collection."""
+    if not call(lambda: client.collection_exists(name)):
+        return None
+    return _doc_precision_of(getattr(call(lambda: client.get_collection(name)).config, "metadata", None) or {})
+
+
+def _doc_precision_of(meta: dict[str, Any]) -> str:
+    recorded = meta.get("hopgraph_doc_precision")
+    return recorded if recorded in ("float", "int8") else "float"
+
+
 def open_collection(
     client: Any, name: str, embedder: Embedder, where: str, call: Callable[[Callable[[], Any]], Any], create: bool
 ) -> GraphBuild:
@@ -51,9 +64,7 @@ def open_collection(
         built = meta.get("hopgraph_embedder")
         if built and built != emb_name:
             raise BackendError(f"collection {name!r} at {where} was built with embedder {built!r}, not {emb_name!r}")
-        recorded = meta.get("hopgraph_doc_precision")
-        return replace(_build_of(info, meta, dense_params),
-                       doc_precision=recorded if recorded in ("float", "int8") else "float")
+        return replace(_build_of(info, meta, dense_params), doc_precision=_doc_precision_of(meta))
     if not create:
         raise IndexNotFoundError(f"Qdrant at {where} has no collection {name!r}")
     call(
