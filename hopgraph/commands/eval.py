@@ -42,6 +42,8 @@ def add_parser(sub: Any) -> None:
     # The old name of --cache: every other command's --index names one index, not a folder of them.
     parser.add_argument("--index", dest="old_index", metavar="DIR", help=argparse.SUPPRESS)
     parser.add_argument("--embedder", metavar="SPEC", help="embedder spec (default HOPGRAPH_EMBEDDER or minilm)")
+    parser.add_argument("--doc-precision", choices=("auto", "int8", "float"),
+                        help="how minilm embeds the corpus (default HOPGRAPH_DOC_PRECISION, else auto); cached apart")
     parser.add_argument("--depth", type=int, default=10, metavar="K", help="baseline result depth (default 10)")
     parser.add_argument("--max-turns", type=int, metavar="N", help="turn cap of the graph runs")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     opts = EvalOptions(
         data=args.data, queries=args.queries, qrels=args.qrels, model=model, limit=args.limit, out=out, runs=args.runs,
         index=cache_root(args), embedder=args.embedder, depth=args.depth, progress=not args.quiet,
-        max_turns=args.max_turns, rerank=args.rerank,
+        max_turns=args.max_turns, rerank=args.rerank, doc_precision=args.doc_precision,
     )
     results = evaluate(opts)
     print(markdown(results))

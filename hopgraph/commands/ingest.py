@@ -41,6 +41,10 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--replace", action="store_true",
                         help="replace documents of other files whose ids these files take (else they are refused)")
     parser.add_argument("--embedder", metavar="SPEC", help="minilm (default), fastembed:<model>, openai:<model>")
+    parser.add_argument("--doc-precision", choices=("auto", "int8", "float"),
+                        help="how minilm embeds the documents: float, or int8 (faster); default "
+                             "HOPGRAPH_DOC_PRECISION, else auto: the index's own, float for a new one. An index "
+                             "refuses documents embedded otherwise than those it holds")
     parser.add_argument("--prune", action="store_true",
                         help="also remove documents whose files under the given folders no longer exist")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -54,7 +58,7 @@ def backend_from_args(args: argparse.Namespace) -> Any:
 
     url = server_url(args)
     return open_backend(index_dir=getattr(args, "index", None), url=url,
-                        embedder=getattr(args, "embedder", None))
+                        embedder=getattr(args, "embedder", None), doc_precision=getattr(args, "doc_precision", None))
 
 
 def run(args: argparse.Namespace) -> int:

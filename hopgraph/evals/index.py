@@ -12,7 +12,7 @@ from hopgraph.config import user_cache_dir
 from hopgraph.evals.data import EvalError
 from hopgraph.index.backend import SearchBackend
 from hopgraph.index.common import hash_file
-from hopgraph.index.embed import embedder_spec
+from hopgraph.index.embed import doc_precision_setting, embedder_spec, resolve_doc_precision
 from hopgraph.index.ingest import CHUNKER_VERSION, ingest_beir
 
 EVAL_CONTAINER = "eval"
@@ -23,10 +23,14 @@ def default_cache_root() -> Path:
     return user_cache_dir() / "eval-index"
 
 
-def corpus_key(corpus_path: Path, embedder: str) -> str:
-    """Names the cached index: the corpus bytes, the embedder and how documents are chunked."""
+def corpus_key(corpus_path: Path, embedder: str, doc_precision: str = "float") -> str:
+    """Names the cached index: the corpus bytes, the embedder, how documents are chunked and the precision they
+    are embedded in."""
     h = hash_file(corpus_path)
     h.update(f"\0embedder={embedder}\0chunker={CHUNKER_VERSION}".encode())
+    if doc_precision != "float":
+        # Float indexes keep the names they had before documents could be embedded in int8.
+        h.update(f"\0doc_precision={doc_precision}".encode())
     return h.hexdigest()[:16]
 
 
@@ -47,20 +51,23 @@ def ingest_corpus(
 
 def open_eval_index(
     corpus_path: Path, name: str, index_root: str | None = None, embedder: str | None = None,
-    progress: bool = True,
+    progress: bool = True, doc_precision: str | None = None,
 ) -> tuple[SearchBackend, dict[str, Any]]:
-    """Opens the cached index for this corpus and embedder, building it when missing or stale."""
+    """Opens the cached index for this corpus, embedder and document precision (default HOPGRAPH_DOC_PRECISION),
+    building it when missing or stale."""
     from hopgraph.index.factory import open_backend
 
     spec = embedder_spec(embedder)
-    key = corpus_key(corpus_path, spec)
+    precision = resolve_doc_precision(doc_precision or doc_precision_setting()) if spec == "minilm" else "float"
+    key = corpus_key(corpus_path, spec, precision)
     root = Path(index_root).expanduser() if index_root else default_cache_root()
     path = root / f"{name}-{key}"
     ready = path / READY_FILE
-    info: dict[str, Any] = {"path": str(path), "key": key, "embedder": spec, "reused": ready.is_file()}
+    info: dict[str, Any] = {"path": str(path), "key": key, "embedder": spec, "doc_precision": precision,
+                            "reused": ready.is_file()}
     if not ready.is_file() and path.exists():
         shutil.rmtree(path)  # a half-built index from an interrupted run
-    backend = open_backend(index_dir=str(path), embedder=spec)
+    backend = open_backend(index_dir=str(path), embedder=spec, doc_precision=precision)
     if info["reused"]:
         info.update(json.loads(ready.read_text()))
         return backend, info

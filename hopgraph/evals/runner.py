@@ -48,6 +48,8 @@ class EvalOptions:
     runs: int = 1
     index: str | None = None
     embedder: str | None = None
+    doc_precision: str | None = None
+    """How the index's documents are embedded (``auto``, ``int8``, ``float``; default HOPGRAPH_DOC_PRECISION)."""
     depth: int = DEFAULT_DEPTH
     baselines: Sequence[str] = BASELINES
     progress: bool = True
@@ -170,7 +172,8 @@ def evaluate(opts: EvalOptions, backend: SearchBackend | None = None) -> dict[st
         raise EvalError(f"no query in {opts.data} has relevance judgments")
     if backend is None:
         backend, index_info = open_eval_index(
-            data.corpus_path, data.name, opts.index, opts.embedder, progress=opts.progress
+            data.corpus_path, data.name, opts.index, opts.embedder, progress=opts.progress,
+            doc_precision=opts.doc_precision,
         )
         container = EVAL_CONTAINER
     else:

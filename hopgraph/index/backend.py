@@ -192,5 +192,9 @@ class SearchBackend(ABC):
     def container_documents(self) -> dict[str, int]:
         """Documents per container, for every container that holds any."""
 
+    def check_document_precision(self) -> None:  # noqa: B027 - optional hook
+        """Raises ``BackendError`` when documents added now would be embedded otherwise than those already in the
+        index (a backend that embeds nothing has nothing to check)."""
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release files or connections."""

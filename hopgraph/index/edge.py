@@ -3,7 +3,8 @@
 Layout of an index directory::
 
     DIR/lock            exclusive flock held while a process has the index open
-    DIR/hopgraph.json   schema version, embedder name, vector size and how the HNSW graph is built (m, ef_construct)
+    DIR/hopgraph.json   schema version, embedder name, vector size, how the HNSW graph is built (m, ef_construct)
+                        and how the documents were embedded (doc_precision: float or int8)
     DIR/shard/          the qdrant-edge shard (segments + write-ahead log)
 
 The lock and hopgraph.json are kept by :mod:`hopgraph.index.edge_dir`, the shard's settings by
@@ -73,6 +74,10 @@ _FACET_LIMIT = 100_000
 class EdgeBackend(EdgeFilters, VectorBackend):
     """Hybrid search on an embedded qdrant-edge shard.
 
+    ``doc_precision``: how the embedder named by name embeds documents (``auto``, ``int8``, ``float``; default
+    HOPGRAPH_DOC_PRECISION; ``auto`` keeps to the index's). Documents embedded otherwise than those already in
+    the index are refused.
+
     ``score_band``: if set, every query's hits are trimmed to those within this relative band
     of the top score (see :func:`hopgraph.index.fusion.score_band`). Default ``None`` (off).
 
@@ -92,6 +97,7 @@ class EdgeBackend(EdgeFilters, VectorBackend):
         path: str | os.PathLike[str],
         embedder: Embedder | str | None = None,
         *,
+        doc_precision: str | None = None,
         score_band: float | None = None,
         exact_threshold: int = DEFAULT_EXACT_THRESHOLD,
         hnsw_ef: int | None = None,
@@ -103,6 +109,7 @@ class EdgeBackend(EdgeFilters, VectorBackend):
 
         self._qe = qe
         self.path = Path(path).expanduser()
+        self.location = f"index {self.path}"
         self.score_band = score_band
         self.exact_threshold = exact_threshold
         self.hnsw_ef = hnsw_ef
@@ -124,10 +131,12 @@ class EdgeBackend(EdgeFilters, VectorBackend):
         try:
             if embedder is None:
                 embedder = os.environ.get("HOPGRAPH_EMBEDDER") or edge_dir.built_with(self.path)
-            self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder)
+            self.embedder = (embedder if isinstance(embedder, Embedder)
+                             else get_embedder(embedder, doc_precision, edge_dir.built_doc_precision(self.path)))
             # The graph settings the index was created with: all its segments are built alike.
-            self.hnsw_m, self.ef_construct = edge_dir.check_record(
-                self.path, getattr(self.embedder, "name", type(self.embedder).__name__), self.embedder.dim)
+            self.hnsw_m, self.ef_construct, self.doc_precision = edge_dir.check_record(
+                self.path, getattr(self.embedder, "name", type(self.embedder).__name__), self.embedder.dim,
+                self.embedder.doc_precision)
             self._shard: Any = self._open_shard()
             self._points = int(self._shard.info().points_count)
         except BaseException:
@@ -402,6 +411,9 @@ class EdgeBackend(EdgeFilters, VectorBackend):
 
     def count(self) -> int:
         return self._points
+
+    def _record_doc_precision(self, precision: str) -> None:
+        edge_dir.record_doc_precision(self.path, precision)
 
     def flush(self) -> None:
         self._call(lambda s: s.flush())

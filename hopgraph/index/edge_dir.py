@@ -1,5 +1,6 @@
 """An embedded index's directory, apart from the shard itself: the lock that keeps it to one process, and
-``hopgraph.json``, the record of what built the index (schema, embedder, vector size, HNSW graph settings)."""
+``hopgraph.json``, the record of what built the index (schema, embedder, vector size, HNSW graph settings, the
+precision its documents were embedded in)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import fcntl
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hopgraph.index.backend import BackendError, IndexLockedError
 from hopgraph.index.common import SCHEMA_VERSION
@@ -66,15 +67,35 @@ def built_with(path: Path) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
+def built_doc_precision(path: Path) -> str | None:
+    """How the documents of the index were embedded, by its record (``float`` where it says nothing); None for a
+    new index."""
+    try:
+        meta = json.loads((path / RECORD).read_text())
+    except (OSError, ValueError):
+        return None  # missing or broken: check_record reports a broken file
+    value = meta.get("doc_precision", "float") if isinstance(meta, dict) else None
+    return value if value in ("float", "int8") else "float"
+
+
 def _recorded(meta: dict[str, Any], key: str, earlier: int) -> int:
     """A graph setting in the record, or ``earlier`` for indexes created before it was recorded."""
     value = meta.get(key)
     return value if isinstance(value, int) and value > 0 else earlier
 
 
-def check_record(path: Path, embedder_name: str, dim: int) -> tuple[int, int]:
-    """The index's HNSW links per point and ef_construct, after checking that its record names this embedder;
-    a new index gets a record with the current graph settings."""
+class Record(NamedTuple):
+    """What the record says of how the index is built."""
+
+    hnsw_m: int
+    ef_construct: int
+    doc_precision: str
+    """``float`` or ``int8``: how its documents were embedded (``float`` for indexes recorded before it was)."""
+
+
+def check_record(path: Path, embedder_name: str, dim: int, doc_precision: str = "float") -> Record:
+    """How the index is built, after checking that its record names this embedder; a new index gets a record
+    with the current graph settings and ``doc_precision``, the precision its documents will be embedded in."""
     meta_path = path / RECORD
     if meta_path.exists():
         try:
@@ -87,9 +108,22 @@ def check_record(path: Path, embedder_name: str, dim: int) -> tuple[int, int]:
                 f"it cannot be searched with {embedder_name!r} (dim {dim}). Use --embedder {meta.get('embedder')} "
                 "or a new --index."
             )
-        return _recorded(meta, "hnsw_m", EARLIER_M), _recorded(meta, "hnsw_ef_construct", EARLIER_EF_CONSTRUCT)
+        recorded = meta.get("doc_precision")
+        return Record(_recorded(meta, "hnsw_m", EARLIER_M), _recorded(meta, "hnsw_ef_construct", EARLIER_EF_CONSTRUCT),
+                      recorded if recorded in ("float", "int8") else "float")
     tmp = meta_path.with_suffix(".tmp")
     tmp.write_text(json.dumps({"schema": SCHEMA_VERSION, "embedder": embedder_name, "dim": dim,
-                               "hnsw_m": HNSW_M, "hnsw_ef_construct": HNSW_EF_CONSTRUCT}))
+                               "hnsw_m": HNSW_M, "hnsw_ef_construct": HNSW_EF_CONSTRUCT,
+                               "doc_precision": doc_precision}))
     os.replace(tmp, meta_path)
-    return HNSW_M, HNSW_EF_CONSTRUCT
+    return Record(HNSW_M, HNSW_EF_CONSTRUCT, doc_precision)
+
+
+def record_doc_precision(path: Path, doc_precision: str) -> None:
+    """Rewrites the record's ``doc_precision``, for an index that holds no documents yet."""
+    meta_path = path / RECORD
+    meta = json.loads(meta_path.read_text())
+    meta["doc_precision"] = doc_precision
+    tmp = meta_path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(meta))
+    os.replace(tmp, meta_path)

@@ -45,13 +45,38 @@ def query_precision() -> str:
     return env_choice("HOPGRAPH_QUERY_PRECISION", PRECISIONS, "auto", EmbedderError)
 
 
-def resolve_precision(precision: str) -> str:
+def doc_precision_setting() -> str:
+    """How MiniLM embeds documents: HOPGRAPH_DOC_PRECISION ``auto`` (default), ``int8`` or ``float``.
+
+    ``auto`` keeps to an existing index's precision (:func:`get_embedder`) and is :func:`resolve_doc_precision`
+    for a new one. An index records the precision of its documents and refuses documents embedded the other way
+    (``hopgraph.index.vectors``).
+    """
+    return env_choice("HOPGRAPH_DOC_PRECISION", PRECISIONS, "auto", EmbedderError)
+
+
+def resolve_precision(precision: str, what: str = "query") -> str:
     """``int8`` or ``float`` for a setting that may be ``auto``."""
     if precision not in PRECISIONS:
-        raise EmbedderError(f"query precision must be auto, int8 or float, got {precision!r}")
+        raise EmbedderError(f"{what} precision must be auto, int8 or float, got {precision!r}")
     if precision == "auto":
         return "float" if needs_reduced_range() else "int8"
     return precision
+
+
+# Whether ``auto`` embeds documents in int8 on CPUs that take full 8-bit weights (see resolve_doc_precision).
+DOC_AUTO_INT8 = False
+
+
+def resolve_doc_precision(precision: str) -> str:
+    """``int8`` or ``float`` for a document precision that may be ``auto``.
+
+    ``auto`` is ``float`` while ``DOC_AUTO_INT8`` is off: int8 documents measured within noise of float ones but
+    are on request for now (docs/benchmarks-index.md, "Documents in int8"); with it on, as for queries.
+    """
+    if precision == "auto" and not DOC_AUTO_INT8:
+        return "float"
+    return resolve_precision(precision, "document")
 
 
 # --- minilm -------------------------------------------------------------------
@@ -135,7 +160,8 @@ class MiniLMEmbedder(Embedder):
 
     ``graph="fused"`` (the default) runs the model rebuilt from onnxruntime's fused operators
     (``hopgraph.index.fused``), falling back to the shipped graph where it cannot be built;
-    ``"shipped"`` runs the file as shipped. Both give the same vectors.
+    ``"shipped"`` runs the file as shipped. Both give the same vectors. ``precision`` (queries) and
+    ``doc_precision`` (documents) choose between that float graph and its int8 copy.
     """
 
     name = "minilm"
@@ -149,6 +175,7 @@ class MiniLMEmbedder(Embedder):
         sha256: str | None = MINILM_SHA256,
         precision: str | None = None,
         graph: str = "fused",
+        doc_precision: str | None = None,
     ) -> None:
         from tokenizers import Tokenizer
 
@@ -167,22 +194,36 @@ class MiniLMEmbedder(Embedder):
             raise EmbedderError(f"MiniLM graph must be fused or shipped, got {graph!r}")
         self.requested_precision = precision or query_precision()
         self.precision = resolve_precision(self.requested_precision)
+        self.requested_doc_precision = doc_precision or doc_precision_setting()
+        self.doc_precision = resolve_doc_precision(self.requested_doc_precision)
         # The tokenizer object is not safe to share between threads while its padding state is used.
         self._lock = threading.Lock()
         self.graph = graph
-        self.document_model_path = self.model_path
+        self.float_model_path = self.model_path
         if graph == "fused":
             try:
-                self.document_model_path = fused_model(self.model_path, self._sha256)
+                self.float_model_path = fused_model(self.model_path, self._sha256)
             except QuantizeError as exc:
                 # The shipped graph computes the same vectors, only slower.
                 log.warning("fused MiniLM graph unavailable, using the shipped one: %s", exc)
                 self.graph = "shipped"
-        self._documents = self._open(self.document_model_path)
+        self.int8_model_path: Path | None = None
+        # The document model is loaded now (it gives the vector size), the query model on the first query, so
+        # ingestion never pays for it; where both precisions are the same, they share one session.
+        self._sessions: dict[str, _Session] = {}
+        self._documents = self._model("doc_precision", "HOPGRAPH_DOC_PRECISION")
         self._dim = int(self._documents.session.get_outputs()[0].shape[-1])
-        # The query model is loaded on the first query, so ingestion never pays for it.
-        self._queries: _Session | None = None
-        self.query_model_path: Path | None = None
+
+    @property
+    def document_model_path(self) -> Path:
+        return self.int8_model_path if self.doc_precision == "int8" and self.int8_model_path else self.float_model_path
+
+    @property
+    def query_model_path(self) -> Path | None:
+        """The model file queries are embedded with, once the first query has been embedded."""
+        if "int8" in self._sessions and self.precision == "int8":
+            return self.int8_model_path
+        return self.float_model_path if "float" in self._sessions and self.precision == "float" else None
 
     def _open(self, path: Path) -> _Session:
         try:
@@ -191,26 +232,33 @@ class MiniLMEmbedder(Embedder):
             raise EmbedderError(f"cannot load embedding model {path}: {exc}") from exc
         return _Session(session, frozenset(i.name for i in session.get_inputs()), session.get_outputs()[0].name)
 
-    def _query_model(self) -> _Session:
-        """The model that embeds queries: the document model, or its int8 copy with precision ``int8``."""
-        if self.precision == "float":
-            return self._documents
+    def _model(self, attribute: str, variable: str) -> _Session:
+        """The model for the precision in ``attribute`` (``precision`` or ``doc_precision``), loading it on first
+        use. Where the int8 copy cannot be built and nobody asked for int8 by name, that precision falls back to
+        float: the same search, only slower (``variable`` is the setting named in the errors)."""
+        loaded = self._sessions.get(getattr(self, attribute))
+        if loaded is not None:
+            return loaded
         with self._lock:
-            if self.precision == "float":  # another thread fell back while this one waited
-                return self._documents
-            if self._queries is None:
+            if getattr(self, attribute) == "int8" and "int8" not in self._sessions:
                 try:
                     path = int8_query_model(self.model_path, self._sha256)
-                    self._queries = self._open(path)
+                    self._sessions["int8"] = self._open(path)
+                    self.int8_model_path = path
                 except (QuantizeError, EmbedderError) as exc:
-                    if self.requested_precision == "int8":
-                        raise EmbedderError(f"{exc} (or set HOPGRAPH_QUERY_PRECISION=float)") from exc
-                    # Nobody asked for int8 by name: float queries are the same search, only slower.
-                    log.warning("int8 query model unavailable, embedding queries in float: %s", exc)
-                    self.precision = "float"
-                    return self._documents
-                self.query_model_path = path
-            return self._queries
+                    if getattr(self, f"requested_{attribute}") == "int8":
+                        raise EmbedderError(f"{exc} (or set {variable}=float)") from exc
+                    what = "documents" if attribute == "doc_precision" else "queries"
+                    log.warning("int8 MiniLM model unavailable, embedding %s in float: %s", what, exc)
+                    setattr(self, attribute, "float")
+            precision = getattr(self, attribute)
+            if precision not in self._sessions:
+                self._sessions[precision] = self._open(self.float_model_path)
+            return self._sessions[precision]
+
+    def _query_model(self) -> _Session:
+        """The model that embeds queries: the float graph, or its int8 copy with precision ``int8``."""
+        return self._model("precision", "HOPGRAPH_QUERY_PRECISION")
 
     @property
     def dim(self) -> int:
@@ -257,20 +305,31 @@ def embedder_spec(spec: str | None = None) -> str:
     return (spec or os.environ.get("HOPGRAPH_EMBEDDER") or "minilm").strip()
 
 
-def get_embedder(spec: str | None = None) -> Embedder:
+def get_embedder(spec: str | None = None, doc_precision: str | None = None, built: str | None = None) -> Embedder:
     """``minilm`` | ``fastembed:<model>`` | ``openai:<model>``; default HOPGRAPH_EMBEDDER or ``minilm``.
 
-    Instances are shared per spec within the process (the model is loaded once).
+    ``doc_precision`` (default HOPGRAPH_DOC_PRECISION) applies to ``minilm``; the other embedders embed
+    documents as their model computes, and refuse ``int8`` asked for by name. ``built`` is the precision the
+    documents of an existing index were embedded in: ``auto`` follows it, so an index keeps taking documents
+    without a setting; only a new index gets what ``auto`` resolves to.
+    Instances are shared per spec and document precision within the process (the model is loaded once).
     """
     spec = embedder_spec(spec)
     # A fastembed model read from a local folder is a different model per folder.
     key = f"{spec}|{os.environ.get('HOPGRAPH_FASTEMBED_PATH', '')}" if spec.startswith("fastembed:") else spec
+    if spec == "minilm":
+        doc_precision = doc_precision or doc_precision_setting()
+        if doc_precision == "auto" and built in ("float", "int8"):
+            doc_precision = built
+        key = f"{spec}|{resolve_doc_precision(doc_precision)}"
+    elif doc_precision == "int8":
+        raise EmbedderError(f"document precision int8 applies to the minilm embedder only, not {spec!r}")
     with _cache_lock:
         if key in _cache:
             return _cache[key]
         emb: Embedder
         if spec == "minilm":
-            emb = MiniLMEmbedder()
+            emb = MiniLMEmbedder(doc_precision=doc_precision)
         elif spec.startswith("fastembed:") and spec[len("fastembed:") :]:
             emb = FastembedEmbedder(spec[len("fastembed:") :])
         elif spec.startswith("openai:") and spec[len("openai:") :]:

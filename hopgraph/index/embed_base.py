@@ -52,6 +52,8 @@ class Embedder(ABC):
 
     name: str = "embedder"
     batch_size: int = DEFAULT_BATCH
+    doc_precision: str = "float"
+    """How documents are embedded: ``float`` (as the model computes) or ``int8`` (MiniLM's int8 copy)."""
 
     @property
     @abstractmethod

@@ -15,8 +15,8 @@ import time
 import weakref
 from collections.abc import Sequence
 
-from hopgraph.index.backend import IndexNotFoundError, NothingToSearchError, Scope, SearchBackend
-from hopgraph.index.embed import embedder_spec
+from hopgraph.index.backend import BackendError, IndexNotFoundError, NothingToSearchError, Scope, SearchBackend
+from hopgraph.index.embed import Embedder, embedder_spec, resolve_doc_precision
 
 _cache: dict[tuple[str, str], SearchBackend] = {}
 _lock = threading.Lock()
@@ -61,9 +61,11 @@ def _embedded_index_exists(path: str) -> bool:
 
 
 def open_backend(
-    index_dir: str | None = None, url: str | None = None, embedder: str | None = None, *, create: bool = True
+    index_dir: str | None = None, url: str | None = None, embedder: str | None = None, *, create: bool = True,
+    doc_precision: str | None = None,
 ) -> SearchBackend:
-    """A Qdrant server if ``url`` is given, else the embedded index in ``index_dir``.
+    """A Qdrant server if ``url`` is given, else the embedded index in ``index_dir``; ``doc_precision`` is how the
+    documents a writer adds are embedded (default HOPGRAPH_DOC_PRECISION).
 
     Cached per path or url: the graph's nodes and concurrent tool calls share one open
     shard (a directory can be open in only one process, and only once in it). Raises
@@ -74,12 +76,14 @@ def open_backend(
     with _lock:
         backend = _cache.get(key)
         if backend is not None:
+            _check_doc_precision(backend, doc_precision, key[1])
             return backend
         if key[0] == "url":
             from hopgraph.index.server import ServerBackend
 
             try:
-                backend = ServerBackend(url=key[1], embedder=embedder_spec(embedder), create=create)
+                backend = ServerBackend(url=key[1], embedder=embedder_spec(embedder), create=create,
+                                        doc_precision=doc_precision)
             except IndexNotFoundError as exc:
                 raise IndexNotFoundError(f"{exc}; fill it with: {ingest_hint(url=key[1])}") from None
         else:
@@ -89,9 +93,21 @@ def open_backend(
                 raise IndexNotFoundError(f"no index at {key[1]}; fill it with: {ingest_hint(index_dir=key[1])}")
 
             # None: the embedder the index was built with (hopgraph.json), else HOPGRAPH_EMBEDDER / minilm.
-            backend = EdgeBackend(key[1], embedder=embedder)
+            backend = EdgeBackend(key[1], embedder=embedder, doc_precision=doc_precision)
         _cache[key] = backend
         return backend
+
+
+def _check_doc_precision(backend: SearchBackend, doc_precision: str | None, where: str) -> None:
+    """An open backend embeds documents as it was opened to: asking for the other precision is an error, not a
+    silent switch."""
+    embedder = getattr(backend, "embedder", None)
+    if doc_precision in (None, "auto") or not isinstance(embedder, Embedder) or embedder.name != "minilm":
+        return
+    wanted = resolve_doc_precision(doc_precision)
+    if wanted != embedder.doc_precision:
+        raise BackendError(f"{where} is already open in this process with documents embedded in "
+                           f"{embedder.doc_precision}, not {wanted}: close it first")
 
 
 def open_for_reading(

@@ -227,6 +227,7 @@ def ingest_paths(
     under one of the given folders and no longer exists are deleted; a file that exists but cannot be read is kept.
     """
     t0 = time.monotonic()
+    backend.check_document_precision()  # before anything is written or deleted
     report = IngestReport()
     given = [Path(p).expanduser() for p in paths]
     base = check_root(root, given) if root is not None else None
@@ -326,6 +327,7 @@ def ingest_beir(
     belongs to a document of another corpus (or file) is refused unless ``replace``.
     """
     t0 = time.monotonic()
+    backend.check_document_precision()  # before anything is written or deleted
     path = Path(corpus_path).expanduser()
     report = IngestReport()
     chunker = Chunker(chunk_tokens, overlap) if chunk_tokens else None

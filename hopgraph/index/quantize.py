@@ -5,11 +5,12 @@ weights back to float at load time). ``fused_model`` rebuilds it from onnxruntim
 transformer operators (``hopgraph.index.fused``): the same vectors in less time, used for
 documents and float queries. ``int8_query_model`` quantizes that graph dynamically: queries
 are short, so their embedding time is almost all matrix products, and int8 products take
-under half the time. Documents keep float, so existing indexes stay valid: only the query
-side changes. With full 8-bit weights the int8 and float query vectors agree to a cosine of
-0.99 and retrieve the same (docs/benchmarks-index.md); x86 CPUs without VNNI need 7-bit
+under half the time. Documents keep float unless asked otherwise, so existing indexes stay valid:
+only the query side changes. With full 8-bit weights the int8 and float query vectors agree to a
+cosine of 0.99 and retrieve the same (docs/benchmarks-index.md); x86 CPUs without VNNI need 7-bit
 weights, which cost about a point of recall. Used when the query precision resolves to
-``int8`` (see ``hopgraph.index.embed.query_precision``).
+``int8`` (see ``hopgraph.index.embed.query_precision``), and for documents when the document
+precision does (``hopgraph.index.embed.doc_precision_setting``).
 
 Both are derived from the verified shipped file on first use and cached with their own
 sha256, so a damaged cache file is rebuilt, not loaded.
@@ -180,7 +181,9 @@ def fused_model(source: Path, source_sha256: str) -> Path:
 
 
 def int8_query_model(source: Path, source_sha256: str) -> Path:
-    """Path of the int8 copy of the fused graph of ``source`` (already verified), building both on first use."""
+    """Path of the int8 copy of the fused graph of ``source`` (already verified), building both on first use.
+
+    Named for queries, its first use; documents embedded in int8 go through the same file."""
     fused = fused_model(source, source_sha256)
     reduce_range = needs_reduced_range()
     recipe = f"{RECIPE}-{'7bit' if reduce_range else '8bit'}"

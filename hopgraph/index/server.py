@@ -39,7 +39,7 @@ from hopgraph.index.common import (
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import HYBRID_FLOORS, backend_fusion, fuse_ids, score_band, through_ties, untied_candidates
 from hopgraph.index.hnsw import QUANTIZED_OVERSAMPLING, default_hnsw_ef
-from hopgraph.index.server_collection import open_collection
+from hopgraph.index.server_collection import built_doc_precision, open_collection
 from hopgraph.index.vectors import VectorBackend, group_documents
 
 T = TypeVar("T")
@@ -72,6 +72,7 @@ class ServerBackend(VectorBackend):
         embedder: Embedder | str | None = None,
         client: Any = None,
         *,
+        doc_precision: str | None = None,
         timeout_s: float = 10.0,
         connect_timeout_s: float = 3.0,
         score_band: float | None = None,
@@ -95,7 +96,6 @@ class ServerBackend(VectorBackend):
         self._stats: tuple[float, int, dict[int, float] | None] | None = None
         self._stats_lock = threading.Lock()
         self._lock = threading.Lock()
-        self.embedder = embedder if isinstance(embedder, Embedder) else get_embedder(embedder)
         if client is not None:
             self.url = "(client)"
             self._client = client
@@ -113,10 +113,16 @@ class ServerBackend(VectorBackend):
                 probe.close()
             self._client = QdrantClient(url=self.url, api_key=key, timeout=int(max(timeout_s, 1)),
                                         check_compatibility=False)
+        if not isinstance(embedder, Embedder):
+            # Without a setting, documents are embedded the way the collection's already are.
+            embedder = get_embedder(embedder, doc_precision, built_doc_precision(self._client, collection, self._call))
+        self.embedder = embedder
         with self._lock:
             # How the collection's graph is built and whether it holds int8 copies: the search params follow it.
             build = open_collection(self._client, collection, self.embedder, self.url, self._call, create)
         self.hnsw_m, self.ef_construct, self.quantized = build.m, build.ef_construct, build.quantized
+        self.doc_precision = build.doc_precision
+        self.location, self.option_hint = f"collection {collection!r} at {self.url}", "another collection"
 
     # --- setup ---------------------------------------------------------------------
 
@@ -365,6 +371,12 @@ class ServerBackend(VectorBackend):
     def count(self) -> int:
         c = self._client
         return int(self._call(lambda: c.count(self.collection, exact=True).count))
+
+    def _record_doc_precision(self, precision: str) -> None:
+        c = self._client
+        meta = dict(self._call(lambda: c.get_collection(self.collection)).config.metadata or {})
+        meta["hopgraph_doc_precision"] = precision
+        self._call(lambda: c.update_collection(self.collection, metadata=meta))
 
 
 def _short(exc: BaseException) -> str:

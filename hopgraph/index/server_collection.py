@@ -4,7 +4,7 @@ indexes), how an existing one is checked against the embedder, and how its graph
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
@@ -21,9 +21,24 @@ class GraphBuild:
     m: int
     ef_construct: int
     quantized: bool
+    doc_precision: str = "float"
+    """How its documents were embedded: ``float``, or ``int8`` (``float`` where the metadata says nothing)."""
 
 
 NEW_COLLECTION = GraphBuild(m=HNSW_M, ef_construct=HNSW_EF_CONSTRUCT, quantized=True)
+
+
+def built_doc_precision(client: Any, name: str, call: Callable[[Callable[[], Any]], Any]) -> str | None:
+    """How the documents of collection ``name`` were embedded, by its metadata (``float`` where it says nothing);
+    None when there is no such collection."""
+    if not call(lambda: client.collection_exists(name)):
+        return None
+    return _doc_precision_of(getattr(call(lambda: client.get_collection(name)).config, "metadata", None) or {})
+
+
+def _doc_precision_of(meta: dict[str, Any]) -> str:
+    recorded = meta.get("hopgraph_doc_precision")
+    return recorded if recorded in ("float", "int8") else "float"
 
 
 def open_collection(
@@ -49,7 +64,7 @@ def open_collection(
         built = meta.get("hopgraph_embedder")
         if built and built != emb_name:
             raise BackendError(f"collection {name!r} at {where} was built with embedder {built!r}, not {emb_name!r}")
-        return _build_of(info, meta, dense_params)
+        return replace(_build_of(info, meta, dense_params), doc_precision=_doc_precision_of(meta))
     if not create:
         raise IndexNotFoundError(f"Qdrant at {where} has no collection {name!r}")
     call(
@@ -61,13 +76,14 @@ def open_collection(
             quantization_config=qm.ScalarQuantization(scalar=qm.ScalarQuantizationConfig(
                 type=qm.ScalarType.INT8, quantile=INT8_QUANTILE, always_ram=True)),
             metadata={"hopgraph_embedder": emb_name, "hopgraph_schema": 1,
-                      "hopgraph_hnsw_m": NEW_COLLECTION.m, "hopgraph_hnsw_ef_construct": NEW_COLLECTION.ef_construct},
+                      "hopgraph_hnsw_m": NEW_COLLECTION.m, "hopgraph_hnsw_ef_construct": NEW_COLLECTION.ef_construct,
+                      "hopgraph_doc_precision": embedder.doc_precision},
         )
     )
     fields = [(f, qm.PayloadSchemaType.KEYWORD) for f in KEYWORD_FIELDS] + [("index", qm.PayloadSchemaType.INTEGER)]
     for field, schema in fields:
         call(partial(client.create_payload_index, name, field_name=field, field_schema=schema))
-    return NEW_COLLECTION
+    return replace(NEW_COLLECTION, doc_precision=embedder.doc_precision)
 
 
 def _build_of(info: Any, meta: dict[str, Any], dense_params: Any) -> GraphBuild:

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from hopgraph.index.backend import (
+    BackendError,
     Chunk,
     Document,
     Hit,
@@ -41,6 +42,31 @@ class VectorBackend(SearchBackend):
 
     embedder: Embedder
     score_band: float | None
+    doc_precision: str = "float"
+    """How the documents in the index were embedded, as its record says (``float`` where it says nothing)."""
+    location: str = "the index"
+    """The index as messages name it."""
+    option_hint: str = "a new --index"
+    """Where else documents embedded another way can go, for the message of ``check_document_precision``."""
+
+    def check_document_precision(self) -> None:
+        mine = self.embedder.doc_precision
+        if mine == self.doc_precision:
+            return
+        if self.count() == 0:
+            # Nothing is embedded the other way (a new index, or one emptied): the index takes this precision.
+            self._record_doc_precision(mine)
+            self.doc_precision = mine
+            return
+        raise BackendError(
+            f"{self.location} holds documents embedded in {self.doc_precision}; these would be embedded in "
+            f"{mine}, and one index holds documents embedded one way. Use --doc-precision {self.doc_precision} "
+            f"(HOPGRAPH_DOC_PRECISION={self.doc_precision}) or {self.option_hint}."
+        )
+
+    @abstractmethod
+    def _record_doc_precision(self, precision: str) -> None:
+        """Records ``precision`` as the one the index's documents are embedded in."""
 
     @abstractmethod
     def dense_vector_search(self, vec: np.ndarray, scope: Scope, limit: int) -> list[Hit]:
@@ -193,6 +219,7 @@ class VectorBackend(SearchBackend):
         chunks = [clean_chunk(c) for c in chunks]
         if not chunks:
             return
+        self.check_document_precision()
         texts = [embed_text(c) for c in chunks]
         dense = self.embedder.embed_documents(texts)
         self.upsert_vectors(chunks, dense, [bm25_document(t) for t in texts])
