@@ -213,6 +213,15 @@ def test_ingest_beir_limit_and_progress(backend: EdgeBackend, tmp_path: Path) ->
     assert backend.read("doc-4", Scope(("sci",))) is not None and backend.read("doc-5", Scope(("sci",))) is None
 
 
+def test_a_corpus_among_paths_shows_its_documents_on_a_bar(backend: EdgeBackend, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = write_corpus(tmp_path / "corpus.jsonl")
+    ingest_paths(backend, [corpus], container="sci", progress=True)
+    shown = capsys.readouterr().err.replace("\r", "\n")
+    # The corpus's own bar counts its lines (30 records, a bad one, an empty one), not just the one file.
+    assert "32/32" in shown and "doc/s" in shown and "1/1" in shown
+
+
 def test_count_lines_counts_a_last_line_without_newline(tmp_path: Path) -> None:
     from hopgraph.index.ingest import _count_lines
 

@@ -23,6 +23,7 @@ from hopgraph.config import env_choice, user_cache_dir
 from hopgraph.index.common import clean_text, file_sha256
 from hopgraph.index.embed_base import Embedder, EmbedderError, embed_threads, normalize_rows
 from hopgraph.index.embed_optional import FastembedEmbedder, OpenAIEmbedder
+from hopgraph.index.embed_pool import MIN_POOLED, EmbedPool, embed_workers
 from hopgraph.index.fused import open_session
 from hopgraph.index.quantize import QuantizeError, fused_model, int8_query_model, needs_reduced_range
 
@@ -176,6 +177,7 @@ class MiniLMEmbedder(Embedder):
         precision: str | None = None,
         graph: str = "fused",
         doc_precision: str | None = None,
+        workers: int | None = None,
     ) -> None:
         from tokenizers import Tokenizer
 
@@ -213,6 +215,11 @@ class MiniLMEmbedder(Embedder):
         self._sessions: dict[str, _Session] = {}
         self._documents = self._model("doc_precision", "HOPGRAPH_DOC_PRECISION")
         self._dim = int(self._documents.session.get_outputs()[0].shape[-1])
+        self.workers = workers or embed_workers()
+        # Workers get the precision this process resolved, so a fallback to float here holds there too.
+        self._pool = EmbedPool(self.workers, {
+            "model_path": self.model_path, "tokenizer_path": tok_path, "batch_size": batch_size, "sha256": sha256,
+            "graph": self.graph, "doc_precision": self.doc_precision, "workers": 1}) if self.workers > 1 else None
 
     @property
     def document_model_path(self) -> Path:
@@ -268,6 +275,13 @@ class MiniLMEmbedder(Embedder):
         texts = [clean_text(t) for t in texts]
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self._pool is not None and len(texts) >= MIN_POOLED:
+            try:
+                return normalize_rows(self._pool.embed(texts))
+            except EmbedderError as exc:
+                # The same vectors come from this process, only slower: the ingest goes on.
+                log.warning("embedding in this process from now on: %s", exc)
+                self._pool = None
         # Sort by length so each batch pads to similar lengths; restore order at the end.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), self.dim), dtype=np.float32)
@@ -275,6 +289,11 @@ class MiniLMEmbedder(Embedder):
             idx = order[start : start + self.batch_size]
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return normalize_rows(out)
+
+    def close(self) -> None:
+        """Stops the worker processes, if any (they also stop when this process exits)."""
+        if self._pool is not None:
+            self._pool.close()
 
     def _embed_query_uncached(self, text: str) -> np.ndarray:
         return normalize_rows(self._embed_batch([clean_text(text)], self._query_model()))[0]

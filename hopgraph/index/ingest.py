@@ -143,7 +143,7 @@ def _progress(total: int | None, unit: str, enabled: bool) -> Any:
     return tqdm(total=total, unit=unit, file=sys.stderr, disable=not enabled, dynamic_ncols=True, smoothing=0.1)
 
 
-def _finish(backend: SearchBackend, report: IngestReport) -> None:
+def _finish(backend: SearchBackend, report: IngestReport, bar: Any = None) -> None:
     flush = getattr(backend, "flush", None)
     if callable(flush):
         flush()
@@ -151,6 +151,9 @@ def _finish(backend: SearchBackend, report: IngestReport) -> None:
     optimize = getattr(backend, "optimize", None)
     threshold = getattr(backend, "exact_threshold", None)
     if callable(optimize) and threshold is not None and report.chunks and backend.count() >= threshold:
+        if bar is not None:
+            # Minutes at a million chunks, after the bar's count is full: say what the wait is.
+            bar.set_postfix_str(f"{report.chunks} chunks written; building the search graph", refresh=True)
         optimize()
 
 
@@ -249,7 +252,8 @@ def ingest_paths(
             bar.update(1)
             if f.name == "corpus.jsonl":
                 writer.flush()
-                report.add(ingest_beir(backend, f, container, tags, progress=False, batch=batch, finish=False,
+                # A corpus may hold a million passages: its own bar counts them.
+                report.add(ingest_beir(backend, f, container, tags, progress=progress, batch=batch, finish=False,
                                        root=froot, targets=targets))
                 continue
             loader = LOADERS.get(f.suffix.lower())
@@ -285,7 +289,7 @@ def ingest_paths(
         writer.flush()
         if prune:
             _prune(backend, given, container, report)
-        _finish(backend, report)
+        _finish(backend, report, bar)
     finally:
         bar.close()
         report.seconds = time.monotonic() - t0
@@ -395,7 +399,7 @@ def ingest_beir(
             _write_document(backend, writer, target, container, chunks, report)
         writer.flush()
         if finish:
-            _finish(backend, report)
+            _finish(backend, report, bar)
     finally:
         fh.close()
         bar.close()
