@@ -217,7 +217,7 @@ class MiniLMEmbedder(Embedder):
         self._dim = int(self._documents.session.get_outputs()[0].shape[-1])
         self.workers = workers or embed_workers()
         # Workers get the precision this process resolved, so a fallback to float here holds there too.
-        self._pool = EmbedPool(self.workers, {
+        self._pool = EmbedPool(self.workers, MiniLMEmbedder, {
             "model_path": self.model_path, "tokenizer_path": tok_path, "batch_size": batch_size, "sha256": sha256,
             "graph": self.graph, "doc_precision": self.doc_precision, "workers": 1}) if self.workers > 1 else None
 

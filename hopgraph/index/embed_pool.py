@@ -13,14 +13,14 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
 
-from hopgraph.index.embed_base import EmbedderError
+from hopgraph.index.embed_base import Embedder, EmbedderError
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 MIN_POOLED = 16
 
 # The worker's own embedder, made once by the pool's initializer.
-_worker_embedder: Any = None
+_worker_embedder: Embedder | None = None
 
 
 def embed_workers() -> int:
@@ -48,23 +48,23 @@ def embed_workers() -> int:
     return n
 
 
-def _start_worker(options: dict[str, Any]) -> None:
+def _start_worker(make: Callable[..., Embedder], options: dict[str, Any]) -> None:
     global _worker_embedder
-    from hopgraph.index.embed import MiniLMEmbedder
-
-    _worker_embedder = MiniLMEmbedder(**options)
+    _worker_embedder = make(**options)
 
 
 def _embed_in_worker(texts: list[str]) -> np.ndarray:
+    assert _worker_embedder is not None, "the pool's initializer makes it"
     return np.asarray(_worker_embedder.embed_documents(texts), dtype=np.float32)
 
 
 class EmbedPool:
-    """Worker processes, each with a MiniLM embedder made from ``options`` (the keyword arguments of
-    :class:`~hopgraph.index.embed.MiniLMEmbedder`, with one thread). Started on first use."""
+    """Worker processes, each with an embedder ``make(**options)`` (a class such as
+    :class:`~hopgraph.index.embed.MiniLMEmbedder` and its keyword arguments; one thread). Started on first use."""
 
-    def __init__(self, workers: int, options: dict[str, Any]) -> None:
+    def __init__(self, workers: int, make: Callable[..., Embedder], options: dict[str, Any]) -> None:
         self.workers = workers
+        self.make = make
         self.options = {**options, "threads": 1}
         self._executor: ProcessPoolExecutor | None = None
         self._lock = threading.Lock()
@@ -74,7 +74,7 @@ class EmbedPool:
             if self._executor is None:
                 # spawn: a fork would copy the caller's onnxruntime threads and engine handles.
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                     initializer=_start_worker, initargs=(self.options,))
+                                                     initializer=_start_worker, initargs=(self.make, self.options))
             return self._executor
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
