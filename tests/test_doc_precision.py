@@ -49,7 +49,8 @@ def test_int8_document_vectors_agree_with_float_ones() -> None:
 
 def test_doc_precision_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("HOPGRAPH_DOC_PRECISION", raising=False)
-    assert MiniLMEmbedder().doc_precision == "float"  # auto: float documents (docs/benchmarks-index.md)
+    # auto: int8 documents where the CPU takes full 8-bit weights, as for queries.
+    assert MiniLMEmbedder().doc_precision == ("float" if embed.needs_reduced_range() else "int8")
     monkeypatch.setenv("HOPGRAPH_DOC_PRECISION", "INT8")
     assert MiniLMEmbedder().doc_precision == "int8"
     assert MiniLMEmbedder(doc_precision="float").doc_precision == "float"
@@ -64,11 +65,10 @@ def test_doc_precision_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize("reduced_range", [True, False])
-def test_auto_doc_precision_when_int8_documents_are_the_default(
+def test_auto_doc_precision_follows_the_cpu(
     reduced_range: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("HOPGRAPH_DOC_PRECISION", raising=False)
-    monkeypatch.setattr(embed, "DOC_AUTO_INT8", True)
     monkeypatch.setattr(embed, "needs_reduced_range", lambda: reduced_range)
     assert MiniLMEmbedder().doc_precision == ("float" if reduced_range else "int8")
 
@@ -78,7 +78,6 @@ def test_int8_documents_fall_back_to_float_unless_asked_for_by_name(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # nothing built yet
     monkeypatch.delenv("HOPGRAPH_DOC_PRECISION", raising=False)
-    monkeypatch.setattr(embed, "DOC_AUTO_INT8", True)
     monkeypatch.setattr(embed, "needs_reduced_range", lambda: False)
     monkeypatch.setitem(sys.modules, "onnx", None)  # the int8 model cannot be built
     with caplog.at_level("WARNING", logger="hopgraph.index.embed"):
@@ -238,22 +237,24 @@ def test_an_open_index_is_not_handed_out_for_the_other_precision(tmp_path: Path)
         factory.close_all()
 
 
-def test_auto_keeps_to_the_precision_of_an_existing_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("stored", ["int8", "float"])
+def test_auto_keeps_to_the_precision_of_an_existing_index(stored: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     from qdrant_client import QdrantClient
 
     from hopgraph.index.server import ServerBackend
 
     monkeypatch.delenv("HOPGRAPH_DOC_PRECISION", raising=False)
     index = tmp_path / "idx"
-    with EdgeBackend(index, embedder="minilm", doc_precision="int8") as backend:
+    with EdgeBackend(index, embedder="minilm", doc_precision=stored) as backend:
         backend.upsert([_chunk("a", "Pump P-7 needs new seals.")])
-    with EdgeBackend(index) as backend:  # no setting: the index's precision, not auto's float
-        assert backend.embedder.doc_precision == "int8"
+    with EdgeBackend(index) as backend:  # no setting: the index's precision, whatever auto would choose
+        assert backend.embedder.doc_precision == stored
         backend.upsert([_chunk("b", "Valve V-2 leaks.")])
     with EdgeBackend(index, embedder="minilm", doc_precision="auto") as backend:
-        assert backend.embedder.doc_precision == "int8" and backend.count() == 2
+        assert backend.embedder.doc_precision == stored and backend.count() == 2
     with EdgeBackend(tmp_path / "new") as backend:
-        assert backend.embedder.doc_precision == "float"  # a new index: what auto resolves to
+        assert backend.embedder.doc_precision == embed.resolve_doc_precision("auto")  # a new index
     client = QdrantClient(":memory:")
-    ServerBackend(client=client, embedder="minilm", doc_precision="int8").upsert([_chunk("a", "Pump P-7.")])
-    assert ServerBackend(client=client, embedder="minilm").embedder.doc_precision == "int8"
+    ServerBackend(client=client, embedder="minilm", doc_precision=stored).upsert([_chunk("a", "Pump P-7.")])
+    assert ServerBackend(client=client, embedder="minilm").embedder.doc_precision == stored

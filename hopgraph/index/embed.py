@@ -65,18 +65,10 @@ def resolve_precision(precision: str, what: str = "query") -> str:
     return precision
 
 
-# Whether ``auto`` embeds documents in int8 on CPUs that take full 8-bit weights (see resolve_doc_precision).
-DOC_AUTO_INT8 = False
-
-
 def resolve_doc_precision(precision: str) -> str:
-    """``int8`` or ``float`` for a document precision that may be ``auto``.
-
-    ``auto`` is ``float`` while ``DOC_AUTO_INT8`` is off: int8 documents measured within noise of float ones but
-    are on request for now (docs/benchmarks-index.md, "Documents in int8"); with it on, as for queries.
-    """
-    if precision == "auto" and not DOC_AUTO_INT8:
-        return "float"
+    """``int8`` or ``float`` for a document precision that may be ``auto``: as for queries, int8 where the CPU
+    takes full 8-bit weights. int8 documents measured within noise of float ones on the three shared sets and on
+    held-out questions, at about half the embedding time (docs/benchmarks-index.md, "Documents in int8")."""
     return resolve_precision(precision, "document")
 
 
