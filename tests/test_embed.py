@@ -42,9 +42,11 @@ def test_minilm_is_deterministic_and_batch_independent(minilm: embed.Embedder) -
     b = minilm.embed_documents(list(reversed(texts)))[::-1]
     assert np.allclose(a, b, atol=1e-5)
     assert minilm.embed_documents([]).shape == (0, 384)
-    # Float queries go through the document model; int8 ones stay close to it.
-    assert np.allclose(MiniLMEmbedder(precision="float").embed_query(texts[3]), a[3], atol=1e-5)
-    assert float(MiniLMEmbedder(precision="int8").embed_query(texts[3]) @ a[3]) > 0.98
+    # A query at the documents' precision goes through the document model; the other precision stays close.
+    assert isinstance(minilm, MiniLMEmbedder)
+    same, other = minilm.doc_precision, {"int8": "float", "float": "int8"}[minilm.doc_precision]
+    assert np.allclose(MiniLMEmbedder(precision=same).embed_query(texts[3]), a[3], atol=1e-5)
+    assert float(MiniLMEmbedder(precision=other).embed_query(texts[3]) @ a[3]) > 0.98
 
 
 def test_minilm_truncates_long_input(minilm: embed.Embedder) -> None:
@@ -97,9 +99,9 @@ QUESTIONS = [
 ]
 
 
-def test_int8_queries_agree_with_float_documents(minilm: embed.Embedder) -> None:
+def test_int8_queries_agree_with_float_documents() -> None:
     int8 = MiniLMEmbedder(precision="int8")
-    docs = minilm.embed_documents(QUESTIONS)
+    docs = MiniLMEmbedder(doc_precision="float").embed_documents(QUESTIONS)
     queries = np.stack([int8.embed_query(q) for q in QUESTIONS])
     assert np.allclose(np.linalg.norm(queries, axis=1), 1.0, atol=1e-5)
     agreement = (queries * docs).sum(axis=1)
@@ -165,11 +167,11 @@ def test_int8_query_model_cache_is_verified_and_rebuilt(tmp_path: Path, monkeypa
     # The fused float graph is cached the same way: a damaged file is rebuilt and gives the same vectors.
     (fused,) = first.parent.glob("minilm-fused-*.onnx")
     fused_record = json.loads(fused.with_suffix(".json").read_text())
-    expected = MiniLMEmbedder(precision="float").embed_documents([LONG])
+    expected = MiniLMEmbedder(precision="float", doc_precision="float").embed_documents([LONG])
     with fused.open("r+b") as f:
         f.seek(1 << 20)
         f.write(b"\x00" * 4096)
-    rebuilt = MiniLMEmbedder(precision="float")
+    rebuilt = MiniLMEmbedder(precision="float", doc_precision="float")
     assert rebuilt.graph == "fused" and rebuilt.document_model_path == fused
     assert quantize.file_sha256(fused) == fused_record["sha256"]
     assert np.array_equal(rebuilt.embed_documents([LONG]), expected)
@@ -196,11 +198,12 @@ def test_int8_query_model_without_writable_cache(tmp_path: Path, monkeypatch: py
 LONG = "Backup generators for the Lisbon site were delivered late, and the outage report says why. " * 40
 
 
-def test_fused_graph_computes_the_shipped_vectors(minilm: embed.Embedder) -> None:
+def test_fused_graph_computes_the_shipped_vectors() -> None:
     import onnx
 
-    assert isinstance(minilm, MiniLMEmbedder) and minilm.graph == "fused"
-    shipped = MiniLMEmbedder(graph="shipped", precision="float")
+    minilm = MiniLMEmbedder(doc_precision="float")
+    assert minilm.graph == "fused"
+    shipped = MiniLMEmbedder(graph="shipped", precision="float", doc_precision="float")
     assert shipped.document_model_path == shipped.model_path
     texts = [*QUESTIONS, LONG]  # a padded batch, unicode, one letter, and a text cut at 256 tokens
     fused_vecs, shipped_vecs = minilm.embed_documents(texts), shipped.embed_documents(texts)
@@ -274,6 +277,7 @@ def test_fused_graph_refuses_a_model_of_another_layout(tmp_path: Path) -> None:
 def test_query_precision_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("HOPGRAPH_QUERY_PRECISION", "float")
+    monkeypatch.setenv("HOPGRAPH_DOC_PRECISION", "float")
     exact = MiniLMEmbedder()
     assert exact.precision == "float"
     text = "the payments cluster outage"

@@ -269,7 +269,7 @@ class MiniLMEmbedder(Embedder):
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._pool is not None and len(texts) >= MIN_POOLED:
             try:
-                return normalize_rows(self._pool.embed(texts))
+                return normalize_rows(self._pool.embed(texts, self.document_batch))
             except EmbedderError as exc:
                 # The same vectors come from this process, only slower: the ingest goes on.
                 log.warning("embedding in this process from now on: %s", exc)
@@ -277,10 +277,18 @@ class MiniLMEmbedder(Embedder):
         # Sort by length so each batch pads to similar lengths; restore order at the end.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         out = np.empty((len(texts), self.dim), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            idx = order[start : start + self.batch_size]
+        size = self.document_batch
+        for start in range(0, len(order), size):
+            idx = order[start : start + size]
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return normalize_rows(out)
+
+    @property
+    def document_batch(self) -> int:
+        """Texts per model run for documents: one in int8, whose arithmetic scales each run by its own largest
+        values (so a text in a batch would get a vector that depends on the others; alone it is also faster,
+        with no padding: 30 against 26 SciFact abstracts/s), ``batch_size`` in float."""
+        return 1 if self.doc_precision == "int8" else self.batch_size
 
     def close(self) -> None:
         """Stops the worker processes, if any (they also stop when this process exits)."""

@@ -77,11 +77,10 @@ class EmbedPool:
                                                      initializer=_start_worker, initargs=(self.make, self.options))
             return self._executor
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], size: int) -> np.ndarray:
         """Unit rows for ``texts`` in their order, the same as one process gives: the texts are sorted by length
-        and cut into the batches one process would make, and the batches dealt out in turn. (int8 arithmetic
-        scales each batch by its own largest values, so a vector depends on the texts it shares a batch with.)"""
-        size = self.options.get("batch_size", 8)
+        and cut into the batches of ``size`` one process would make, and the batches dealt out in turn (padding
+        a batch to its longest text changes float vectors in the last digits)."""
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         batches = [order[start : start + size] for start in range(0, len(order), size)]
         shares = [[i for batch in batches[k :: self.workers] for i in batch] for k in range(self.workers)]
