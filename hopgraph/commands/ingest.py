@@ -43,7 +43,8 @@ def add_parser(sub: Any) -> None:
     parser.add_argument("--embedder", metavar="SPEC", help="minilm (default), fastembed:<model>, openai:<model>")
     parser.add_argument("--doc-precision", choices=("auto", "int8", "float"),
                         help="how minilm embeds the documents: float, or int8 (faster); default "
-                             "HOPGRAPH_DOC_PRECISION, else auto: the index's own, float for a new one. An index "
+                             "HOPGRAPH_DOC_PRECISION, else auto: the index's own; for a new one int8 where the CPU has "
+                             "VNNI, AMX or is ARM, float elsewhere. An index "
                              "refuses documents embedded otherwise than those it holds")
     parser.add_argument("--prune", action="store_true",
                         help="also remove documents whose files under the given folders no longer exist")
