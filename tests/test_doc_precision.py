@@ -13,11 +13,12 @@ import pytest
 from hopgraph.evals.index import corpus_key
 from hopgraph.index import embed, factory
 from hopgraph.index.backend import BackendError, Chunk, Scope
+from hopgraph.index.chunking import CHUNKER_VERSION
 from hopgraph.index.common import hash_file
 from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.edge_dir import RECORD
 from hopgraph.index.embed import EmbedderError, MiniLMEmbedder, get_embedder
-from hopgraph.index.ingest import CHUNKER_VERSION, ingest_paths
+from hopgraph.index.ingest import ingest_paths
 
 TEXTS = [
     "Backup generators for the Lisbon site were delivered late, and the outage report says why.",

@@ -12,9 +12,10 @@ import pytest
 from hopgraph.commands.ingest import EXIT_SKIPPED
 from hopgraph.index import factory
 from hopgraph.index.backend import Chunk, Scope
+from hopgraph.index.chunking import Chunker, summary_line
 from hopgraph.index.edge import EdgeBackend
 from hopgraph.index.embed import get_embedder
-from hopgraph.index.ingest import Chunker, ingest_beir, ingest_paths, summary_line
+from hopgraph.index.ingest import ingest_beir, ingest_paths
 
 S = Scope(("default",))
 

@@ -11,9 +11,10 @@ from typing import Any
 from hopgraph.config import user_cache_dir
 from hopgraph.evals.data import EvalError
 from hopgraph.index.backend import SearchBackend
+from hopgraph.index.chunking import CHUNKER_VERSION
 from hopgraph.index.common import hash_file
 from hopgraph.index.embed import doc_precision_setting, embedder_spec, resolve_doc_precision
-from hopgraph.index.ingest import CHUNKER_VERSION, ingest_beir
+from hopgraph.index.ingest import ingest_beir
 
 EVAL_CONTAINER = "eval"
 READY_FILE = "eval-ready.json"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hopgraph.index.backend import BackendError, Chunk, SearchBackend, make_chunk_id
+from hopgraph.index.chunking import CHUNK_OVERLAP, CHUNK_TOKENS, CHUNKER_VERSION, Chunker, summary_line
 from hopgraph.index.common import clean_text
 from hopgraph.index.ingest_report import IngestReport
 from hopgraph.index.loaders import LOADERS, Loaded, Section
@@ -31,52 +31,7 @@ from hopgraph.index.walk import walk
 
 log = logging.getLogger(__name__)
 
-CHUNK_TOKENS = 200
-CHUNK_OVERLAP = 30
 BATCH = 64
-# Bumped whenever chunking changes, so re-ingesting rewrites documents chunked the old way.
-CHUNKER_VERSION = "hopgraph-chunks-1"
-
-
-# --- chunking ---------------------------------------------------------------------------
-
-
-class Chunker:
-    """Token-sized chunks (cl100k tokens, counted offline) with overlap."""
-
-    def __init__(self, chunk_tokens: int = CHUNK_TOKENS, overlap: int = CHUNK_OVERLAP) -> None:
-        from langchain_text_splitters import RecursiveCharacterTextSplitter
-
-        from hopgraph.tokens import get_encoding
-
-        enc = get_encoding()
-        self.chunk_tokens = chunk_tokens
-        self.overlap = overlap
-
-        def length(text: str) -> int:
-            return len(enc.encode(text, disallowed_special=()))
-
-        self._splitter = RecursiveCharacterTextSplitter(
-            chunk_size=chunk_tokens, chunk_overlap=overlap, length_function=length
-        )
-
-    def split(self, text: str) -> list[str]:
-        return [t.strip() for t in self._splitter.split_text(text) if t.strip()]
-
-    @property
-    def signature(self) -> str:
-        return f"{CHUNKER_VERSION}:{self.chunk_tokens}:{self.overlap}"
-
-
-def summary_line(title: str, text: str, limit: int = 200) -> str:
-    """One line describing the document: its title and first sentence, trimmed."""
-    flat = " ".join(text.split())
-    m = re.match(r"(.+?[.!?。！？])(\s|$)", flat)
-    first = m.group(1) if m else flat
-    line = f"{title}: {first}" if title and not first.startswith(title) else (first or title)
-    if len(line) > limit:
-        line = line[: limit - 1].rstrip() + "…"
-    return line
 
 
 def _hash(data: bytes, tags: Sequence[str], signature: str) -> str:
