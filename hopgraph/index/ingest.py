@@ -95,7 +95,10 @@ def _make_chunks(target: Target, loaded: Loaded, container: str, tags: Sequence[
 def _progress(total: int | None, unit: str, enabled: bool) -> Any:
     from tqdm import tqdm
 
-    return tqdm(total=total, unit=unit, file=sys.stderr, disable=not enabled, dynamic_ncols=True, smoothing=0.1)
+    # The mean rate since the start (smoothing=0), not a moving one: the rate moves with the length of the texts
+    # (long abstracts, then short passages), and the mean predicts the time left of a mixed corpus far better
+    # (docs/benchmarks-index.md, "200,000 passages through the CLI").
+    return tqdm(total=total, unit=unit, file=sys.stderr, disable=not enabled, dynamic_ncols=True, smoothing=0)
 
 
 def _finish(backend: SearchBackend, report: IngestReport, bar: Any = None) -> None:
