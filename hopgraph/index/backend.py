@@ -192,6 +192,9 @@ class SearchBackend(ABC):
     def container_documents(self) -> dict[str, int]:
         """Documents per container, for every container that holds any."""
 
+    def expect_documents(self, n: int) -> None:  # noqa: B027 - optional hook
+        """About ``n`` documents are about to be added (a hint for the embedder; see ``Embedder.expect_documents``)."""
+
     def check_document_precision(self) -> None:  # noqa: B027 - optional hook
         """Raises ``BackendError`` when documents added now would be embedded otherwise than those already in the
         index (a backend that embeds nothing has nothing to check)."""

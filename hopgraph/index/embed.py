@@ -23,7 +23,7 @@ from hopgraph.config import env_choice, user_cache_dir
 from hopgraph.index.common import clean_text, file_sha256
 from hopgraph.index.embed_base import Embedder, EmbedderError, embed_threads, normalize_rows
 from hopgraph.index.embed_optional import FastembedEmbedder, OpenAIEmbedder
-from hopgraph.index.embed_pool import MIN_POOLED, EmbedPool, embed_workers
+from hopgraph.index.embed_pool import LARGE_INGEST, MIN_POOLED, EmbedPool, embed_workers, per_core
 from hopgraph.index.fused import open_session
 from hopgraph.index.quantize import QuantizeError, fused_model, int8_query_model, needs_reduced_range
 
@@ -207,7 +207,10 @@ class MiniLMEmbedder(Embedder):
         self._sessions: dict[str, _Session] = {}
         self._documents = self._model("doc_precision", "HOPGRAPH_DOC_PRECISION")
         self._dim = int(self._documents.session.get_outputs()[0].shape[-1])
-        self.workers = workers or embed_workers()
+        setting = workers or embed_workers()
+        self.workers = setting or per_core()
+        # Unset: the workers wait until an ingest says it is large (expect_documents).
+        self._pool_waits = setting is None
         # Workers get the precision this process resolved, so a fallback to float here holds there too.
         self._pool = EmbedPool(self.workers, MiniLMEmbedder, {
             "model_path": self.model_path, "tokenizer_path": tok_path, "batch_size": batch_size, "sha256": sha256,
@@ -267,7 +270,7 @@ class MiniLMEmbedder(Embedder):
         texts = [clean_text(t) for t in texts]
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        if self._pool is not None and len(texts) >= MIN_POOLED:
+        if self._pool is not None and not self._pool_waits and len(texts) >= MIN_POOLED:
             try:
                 return normalize_rows(self._pool.embed(texts, self.document_batch))
             except EmbedderError as exc:
@@ -282,6 +285,10 @@ class MiniLMEmbedder(Embedder):
             idx = order[start : start + size]
             out[idx] = self._embed_batch([texts[i] for i in idx])
         return normalize_rows(out)
+
+    def expect_documents(self, n: int) -> None:
+        if n >= LARGE_INGEST:
+            self._pool_waits = False
 
     @property
     def document_batch(self) -> int:

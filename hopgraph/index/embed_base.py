@@ -64,6 +64,10 @@ class Embedder(ABC):
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         """One batch, rows need not be normalized."""
 
+    def expect_documents(self, n: int) -> None:  # noqa: B027 - optional hook
+        """About ``n`` documents are coming (an ingest's size): an embedder may start helpers that pay off only
+        for a large one."""
+
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Embeds in batches; returns an (n, dim) float32 array of unit rows."""
         texts = [clean_text(t) for t in texts]

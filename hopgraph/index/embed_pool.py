@@ -5,6 +5,10 @@ core well but two poorly when anything else runs (its threads wait for each othe
 processes never wait for each other, so ``HOPGRAPH_EMBED_WORKERS=2`` embeds each large batch in two halves at
 once (bench/ingest_cores.py measures the ways on an idle and a busy machine). Queries stay in the calling
 process: they are one text each.
+
+Unset, the setting means: one process, and one per core (at most 4) once an ingest says it brings at least
+``LARGE_INGEST`` documents, which pays back the workers' start-up many times over; a smaller ingest and a
+server embedding queries never start them.
 """
 
 from __future__ import annotations
@@ -26,19 +30,28 @@ log = logging.getLogger(__name__)
 
 # Below this many texts a batch stays in the calling process: sending it costs more than the second core gains.
 MIN_POOLED = 16
+# An ingest of at least this many documents starts one worker per core unless HOPGRAPH_EMBED_WORKERS says
+# otherwise: two workers start in about half a second and then take about 0.55 of one process's time
+# (docs/benchmarks-index.md, "Both cores"); below it the default stays one process, so no ingest is slower.
+LARGE_INGEST = 2000
 
 # The worker's own embedder, made once by the pool's initializer.
 _worker_embedder: Embedder | None = None
 
 
-def embed_workers() -> int:
+def per_core() -> int:
+    """One worker per core, at most 4."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def embed_workers() -> int | None:
     """Processes that embed documents: HOPGRAPH_EMBED_WORKERS, a positive integer or ``auto`` (one per core,
-    at most 4); default 1, embedding in the calling process."""
+    at most 4); None when unset (one process, and one per core for a large ingest)."""
     raw = os.environ.get("HOPGRAPH_EMBED_WORKERS", "").strip()
     if not raw:
-        return 1
+        return None
     if raw == "auto":
-        return max(1, min(4, os.cpu_count() or 1))
+        return per_core()
     try:
         n = int(raw)
     except ValueError as exc:

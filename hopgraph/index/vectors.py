@@ -49,6 +49,9 @@ class VectorBackend(SearchBackend):
     option_hint: str = "a new --index"
     """Where else documents embedded another way can go, for the message of ``check_document_precision``."""
 
+    def expect_documents(self, n: int) -> None:
+        self.embedder.expect_documents(n)
+
     def check_document_precision(self) -> None:
         mine = self.embedder.doc_precision
         if mine == self.doc_precision:
