@@ -6,7 +6,11 @@ import argparse
 import importlib
 import logging
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from hopgraph import __version__
 from hopgraph.errors import HopgraphError
@@ -15,6 +19,10 @@ SUBCOMMANDS = ("ask", "ingest", "search", "list", "delete", "demo", "eval", "thr
 VERBOSE_HELP = "log what the loop does to stderr"
 # What a shell reports for a program ended by a closed pipe (128 + SIGPIPE), as `yes | head` does.
 EXIT_BROKEN_PIPE = 141
+EXIT_INTERRUPTED = 130
+# After Ctrl-C, how long `ask` may take to wind down before it exits anyway: a model call waiting in a worker
+# thread would otherwise hold the process until its own timeout.
+INTERRUPT_GRACE_S = 1.5
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         stream=sys.stderr,
     )
     try:
-        code = int(args.func(args) or 0)
+        with _exit_soon_after_interrupt(args.command == "ask"):
+            code = int(args.func(args) or 0)
         # Written out here, so that a reader gone away (`| head`) is seen while it can still be handled.
         sys.stdout.flush()
         return code
@@ -64,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        _said_interrupted.set()
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:
         from hopgraph.index.backend import BackendError
 
@@ -73,6 +83,36 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
         raise
+
+
+_said_interrupted = threading.Event()
+
+
+@contextmanager
+def _exit_soon_after_interrupt(enabled: bool) -> Iterator[None]:
+    """Ctrl-C raises KeyboardInterrupt as usual and also starts a timer that ends the process
+    ``INTERRUPT_GRACE_S`` later if it is still running (in the main thread only, where signals are handled)."""
+    if not enabled or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def exit_now() -> None:
+        if not _said_interrupted.is_set():
+            print("interrupted", file=sys.stderr)
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        timer = threading.Timer(INTERRUPT_GRACE_S, exit_now)
+        timer.daemon = True
+        timer.start()
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 if __name__ == "__main__":

@@ -170,6 +170,39 @@ def test_ctrl_c_stops_a_waiting_run_and_keeps_the_thread(tmp_path: Path) -> None
     assert humans[0] == "Who supplies bolts?"
 
 
+def test_ctrl_c_ends_ask_even_when_a_worker_thread_still_waits(tmp_path: Path) -> None:
+    # A model call waiting in a worker thread of a pool the run leaves with a `with` block: after Ctrl-C the
+    # pool's exit waits for that call, which would hold the process until the model's own timeout (600 s here);
+    # the CLI ends the process shortly after Ctrl-C whatever still runs.
+    script = tmp_path / "waits.py"
+    script.write_text(
+        "import sys, time\n"
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "import hopgraph.commands.ask as ask_command\n"
+        "from hopgraph import cli\n"
+        "def waits(args):\n"
+        "    with ThreadPoolExecutor(1) as pool:\n"
+        "        call = pool.submit(time.sleep, 120)\n"
+        "        print('waiting', flush=True)\n"
+        "        call.result()\n"
+        "ask_command.run = waits\n"
+        "sys.exit(cli.main(['ask', 'q']))\n")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "waiting"
+        interrupted = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, stderr = proc.communicate(timeout=30)
+        stopped_in = time.monotonic() - interrupted
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, stderr
+    assert stopped_in < 10, stopped_in
+    assert stderr.count("interrupted") == 1 and "Traceback" not in stderr
+
+
 def test_a_host_that_never_accepts_fails_in_seconds(caplog: pytest.LogCaptureFixture) -> None:
     # A listening socket with a full backlog drops new connection requests, like a dead host.
     with socket.socket() as listener:
