@@ -203,6 +203,8 @@ class SearchDocumentsTool(QueryTool):
                 "ref": ref, "title": display_title(c.title, c.source), "page": c.page, "container": c.container,
                 "kind": c.kind, "source": c.source, "doc_id": c.doc_id, "chunk_id": c.chunk_id,
                 "context": c.context, "text": c.text, "score": hit.score,
+                # Which piece of its document this is, so a reader can tell when it has read all of one.
+                "chunk_index": c.index, "chunk_count": c.chunk_count,
             })
         fresh_refs = {id(hit): str(entry["ref"]) for hit, entry in zip(fresh, entries, strict=True)}
         matched = [item if isinstance(item, str) else fresh_refs[id(item)] for item in order]

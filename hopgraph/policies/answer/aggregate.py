@@ -1,21 +1,22 @@
-"""Sums, differences and products of stated numbers that a question asks for.
+"""Sums, differences, means and products of stated numbers that a question asks for.
 
 A question asks for arithmetic when it says so: "total", "combined", "altogether", "together", "in all", "sum",
-"plus" (a sum), "how much more ... than", "difference" (a difference), or asks for the total of a quantity that
-a table gives per unit ("total oven power" over "Ovens: 6; Power per oven kW: 22": a rate times a quantity).
+"plus" (a sum), "how much more ... than", "difference", "by how much did A exceed B" (a difference), "average",
+"on average", "mean" (a mean), or asks for the total of a quantity that a table gives per unit ("total oven
+power" over "Ovens: 6; Power per oven kW: 22": a rate times a quantity).
 
 The numbers come from table rows (spelled out "Column: value; ..." by :mod:`hopgraph.policies.answer.evidence`)
 or from sentences, never from the question alone:
 
-- rows: the column is the numeric column whose header shares the most words with the question (a money column
-  such as "Amount EUR" when the question names none but asks "how much" or for a total of amounts); the rows are
-  those holding a word of the question that not every row holds ("Q1", "Q2"; "paid" picks the rows whose status
-  is Paid), each distinct row once;
+- rows: the numeric column the question asks about and the rows it names, of the table it names by the most
+  columns (:mod:`hopgraph.policies.answer.tables`: "the first half" of "Priory Library", every "outstanding"
+  invoice). A table spans several chunks, so the policy first searches it again for rows not yet read
+  (:mod:`hopgraph.policies.answer.table_search`);
 - sentences: for each name the question gives ("the Fennel and Sorrel fleets"), the number written next to it
   in a sentence naming it ("The four Fennel vans ...").
 
-A difference takes the item named before "than" minus the one after it. Every number keeps the row or sentence
-it came from, so the answer cites each one and says which numbers it used. Nothing is computed when fewer than two
+A difference takes the item named first minus the one named after it. Every number keeps the row or sentence it
+came from, so the answer cites each one and says which numbers it used. Nothing is computed when fewer than two
 numbers are found (or, for a product, when the row lacks either).
 """
 
@@ -25,19 +26,26 @@ import re
 from dataclasses import dataclass, field
 
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.tables import (
+    NUMBER_WORDS,
+    Record,
+    cell_number,
+    column_match,
+    table_records,
+    table_rows,
+)
 from hopgraph.policies.text import entity_spans, fold
 
 _SUM = re.compile(r"\b(?:total|totals|combined|altogether|together|in all|sum|plus|add(?:ed)? up)\b", re.IGNORECASE)
 _DIFFERENCE = re.compile(r"\b(?:how (?:much|many) more|how (?:much|many) fewer|how (?:much|many) less|difference)\b",
                          re.IGNORECASE)
 _THAN = re.compile(r"\bthan\b", re.IGNORECASE)
-_NUMBER = re.compile(r"^\s*[€$£]?\s*(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*%?\s*$")
-_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-          "ten": 10, "eleven": 11, "twelve": 12}
+# "By how much did A exceed B?": a difference without "than".
+_EXCEED = re.compile(r"\bhow (?:much|many)\b.*\b(?:exceed|exceeded|exceeds|overs?hoot|overshot)\b", re.IGNORECASE)
+_MEAN = re.compile(r"\b(?:average|averaged|on average|mean)\b", re.IGNORECASE)
 _IN_TEXT = re.compile(r"(?<![\w.,-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|"
-                      rf"{'|'.join(_WORDS)})(?![\w-])", re.IGNORECASE)
-_MONEY = re.compile(r"\b(?:EUR|USD|GBP|CHF|amount|value|cost|price|total|sum|fee|charge)\b|[€$£]", re.IGNORECASE)
-_ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which) (?:is|was|were|are) the (?:total|sum|combined|"
+                      rf"{'|'.join(NUMBER_WORDS)})(?![\w-])", re.IGNORECASE)
+ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which) (?:is|was|were|are) the (?:total|sum|combined|"
                             r"difference)\b|\bwhat (?:total|sum)\b|\bin total\b", re.IGNORECASE)
 _YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
 _PER = re.compile(r"^(.*?)\s+per\s+([a-z]+)\b(.*)$", re.IGNORECASE)
@@ -53,96 +61,40 @@ class Operand:
 
 @dataclass
 class Aggregate:
-    op: str  # "sum", "difference" or "product"
+    op: str  # "sum", "difference", "mean" or "product"
     operands: list[Operand]
     label: str  # what is added up: a column header, or the noun after the numbers
     unit: str = ""
     inputs: list[Operand] = field(default_factory=list)
+    # Table rows only: the cells the question named to pick them (column -> cells), for a search for more rows.
+    conditions: dict[str, list[str]] = field(default_factory=dict)
 
     def code(self) -> str:
         values = ", ".join(repr(o.value) for o in self.operands)
         if self.op == "difference":
             return f"a, b = {values}\nprint(round(a - b, 4))"
+        if self.op == "mean":
+            return f"values = [{values}]\nprint(round(sum(values) / len(values), 2))"
         if self.op == "product":
             return f"values = [{values}]\nresult = 1.0\nfor v in values:\n    result *= v\nprint(round(result, 4))"
         return f"values = [{values}]\nprint(round(sum(values), 4))"
 
     def formula(self) -> str:
+        if self.op == "mean":
+            return f"({' + '.join(o.text for o in self.operands)}) / {len(self.operands)}"
         sign = {"sum": " + ", "difference": " − ", "product": " × "}[self.op]
         return sign.join(o.text for o in self.operands)
 
 
 def asks_for_arithmetic(question: str) -> str:
-    """"difference", "sum" or '' (a product is recognised from the table, see :func:`plan_aggregate`)."""
-    if _DIFFERENCE.search(question) and _THAN.search(question):
+    """"difference", "mean", "sum" or '' (a product is recognised from the table, see :func:`plan_aggregate`)."""
+    if (_DIFFERENCE.search(question) and _THAN.search(question)) or _EXCEED.search(question):
         return "difference"
+    if _MEAN.search(question):
+        return "mean"
     if _SUM.search(question):
         return "sum"
     return ""
-
-
-def _number(text: str) -> float | None:
-    m = _NUMBER.match(text)
-    if m:
-        return float(m.group(1).replace(",", ""))
-    word = fold(text.strip())
-    return float(_WORDS[word]) if word in _WORDS else None
-
-
-def _records(passages: list[Passage]) -> list[tuple[dict[str, str], str, Passage]]:
-    """Each distinct table row as (column -> cell, the row as written, its passage)."""
-    seen: set[str] = set()
-    out = []
-    for p in passages:
-        for row in passage_sentences(p):
-            cells = [c.partition(":") for c in row.split(";")]
-            record = {name.strip(): value.strip() for name, sep, value in cells if sep and name.strip()}
-            if len(record) < 2 or row in seen:
-                continue
-            seen.add(row)
-            out.append((record, row, p))
-    return out
-
-
-def _column(records: list[dict[str, str]], question: str) -> str | None:
-    """The numeric column the question asks about (see the module text)."""
-    want = stems(question)
-    numeric = [c for c in dict.fromkeys(k for r in records for k in r)
-               if all(_number(r[c]) is not None for r in records if c in r)]
-    if not numeric:
-        return None
-    scored = sorted(((len(stems(c) & want), i, c) for i, c in enumerate(numeric)), key=lambda t: (-t[0], t[1]))
-    if scored[0][0] > 0 and (len(scored) == 1 or scored[0][0] > scored[1][0]):
-        return scored[0][2]
-    money = [c for c in numeric if _MONEY.search(c)]
-    return money[0] if len(money) == 1 and scored[0][0] == 0 else None
-
-
-def _row_items(records: list[tuple[dict[str, str], str, Passage]], question: str,
-               column: str) -> list[tuple[dict[str, str], str, Passage]]:
-    """The rows holding a question word that not every row holds, in the order the question names them."""
-    rows = [item for item in records if column in item[0]]
-    words = re.findall(r"[\w\-]+", question)
-
-    def hits(word: str, record: dict[str, str]) -> bool:
-        cells = [fold(v) for k, v in record.items() if k != column and _number(v) is None]
-        if fold(word) in cells:
-            return True
-        # A name matches a cell that holds it ("Meridian" / "Meridian Circuits Oy"); a common word only a cell of
-        # one word ("paid" / "Paid").
-        return bool(stems(word)) and any(stems(word) == stems(c) or (word[:1].isupper() and stems(word) <= stems(c))
-                                         for c in cells)
-
-    named: dict[int, int] = {}
-    other: dict[int, int] = {}
-    for j, word in enumerate(words):
-        matched = [i for i, (record, _, _) in enumerate(rows) if hits(word, record)]
-        if matched and len(matched) < len(rows):  # a word every row holds picks nothing
-            for i in matched:
-                (named if j > 0 and word[:1].isupper() else other).setdefault(i, j)
-    # The names the question gives pick the rows; its other words only when it names none ("already paid").
-    first = named or other
-    return [rows[i] for i in sorted(first, key=lambda i: (first[i], i))]
 
 
 def _product_row(records: list[tuple[dict[str, str], str, Passage]], question: str) -> Aggregate | None:
@@ -151,17 +103,17 @@ def _product_row(records: list[tuple[dict[str, str], str, Passage]], question: s
         return None
     want = stems(question)
     for record, row, p in records:
-        cells = {fold(v) for v in record.values() if _number(v) is None}
+        cells = {fold(v) for v in record.values() if cell_number(v) is None}
         if not any(fold(w) in cells for w in re.findall(r"[\w\-]+", question)):
             continue
         for name, value in record.items():
             m = _PER.match(name)
-            rate = _number(value)
+            rate = cell_number(value)
             if not m or rate is None or not (stems(m.group(1)) & want):
                 continue
             unit_stems = stems(m.group(2))
             for other, count_text in record.items():
-                count = _number(count_text)
+                count = cell_number(count_text)
                 if other != name and count is not None and stems(other) & unit_stems:
                     ops = [Operand(count, count_text, row, p), Operand(rate, value, row, p)]
                     return Aggregate("product", ops, m.group(1).strip(), unit=m.group(3).strip())
@@ -185,7 +137,7 @@ def _named_counts(passages: list[Passage], question: str) -> list[Operand]:
                         if abs(m.start() - at) <= 25 and not _YEAR.match(m.group(1))]
                 if near:
                     m = min(near, key=lambda m: abs(m.start() - at))
-                    value = _number(m.group(1))
+                    value = cell_number(m.group(1))
                     if value is not None:
                         hit = Operand(value, m.group(1), sentence, p)
                         break
@@ -197,33 +149,47 @@ def _named_counts(passages: list[Passage], question: str) -> list[Operand]:
 
 def plan_aggregate(question: str, passages: list[Passage]) -> Aggregate | None:
     """The arithmetic the question asks for over the numbers found, or None."""
-    if not _ASKS_QUANTITY.search(question):
+    if not ASKS_QUANTITY.search(question):
         return None  # "Who played together with ...?" asks for no number
     op = asks_for_arithmetic(question)
-    records = _records(passages)
+    records = table_records(passages)
     product = _product_row(records, question) if records else None
     if product is not None:
         product.inputs = list(product.operands)
         return product
     if not op:
         return None
-    found: list[Operand] = []
-    label = ""
-    if records:
-        column = _column([r for r, _, _ in records], question)
-        if column is not None:
-            rows = _row_items(records, question, column)
-            found = [Operand(v, r[column], row, p) for r, row, p in rows
-                     if (v := _number(r[column])) is not None]
-            label = column
+    table = table_rows(question, records) if records else None
+    found = [Operand(v, r[table.column], row, p) for r, row, p in table.rows
+             if (v := cell_number(r[table.column])) is not None] if table is not None else []
+    label = table.column if table is not None else ""
+    conditions = table.conditions if table is not None else {}
     if len(found) < 2:
         found = _named_counts(passages, question)
         label = ""
+        conditions = {}
     if len(found) < 2 or (op == "difference" and len(found) != 2):
         return None
-    agg = Aggregate(op, found, label)
+    agg = Aggregate(op, found, label, conditions=conditions)
     agg.inputs = list(found)
     return agg
+
+
+def lookup_row(question: str, passages: list[Passage]) -> Record | None:
+    """"How much did Central Library spend on energy in the third quarter?": the one table row the question
+    names by its cells, when it asks for an amount of a column and no arithmetic; None otherwise."""
+    if not ASKS_QUANTITY.search(question) or asks_for_arithmetic(question):
+        return None
+    records = table_records(passages)
+    table = table_rows(question, records) if records else None
+    if table is None or len(table.rows) != 1:
+        return None
+    return table.rows[0]
+
+
+def lookup_answer(found: Record) -> str:
+    record, row, passage = found
+    return _cited(row, passage.ref)
 
 
 def _cited(text: str, ref: str) -> str:
@@ -272,7 +238,7 @@ class Extreme:
     @property
     def name(self) -> str:
         """The row's first cell that is not a number (what the row is about: "Baltic Freight Services AB")."""
-        return next((v for v in self.record.values() if _number(v) is None), "")
+        return next((v for v in self.record.values() if cell_number(v) is None), "")
 
 
 def extreme_row(question: str, passages: list[Passage]) -> Extreme | None:
@@ -280,20 +246,19 @@ def extreme_row(question: str, passages: list[Passage]) -> Extreme | None:
     its header's words) is the lowest (or highest: "highest", "most", "best", ...) of the rows found; None without
     such a column, with fewer than two rows, or when two rows share the extreme value."""
     m = _SUPERLATIVE.search(question)
-    records = _records(passages) if m else []
+    records = table_records(passages) if m else []
     if m is None or not records:
         return None
     want = stems(question)
     numeric = [c for c in dict.fromkeys(k for r, _, _ in records for k in r)
-               if all(_number(r[c]) is not None for r, _, _ in records if c in r)]
+               if all(cell_number(r[c]) is not None for r, _, _ in records if c in r)]
     # The column sharing the most words with the question; of two alike, the one the question names whole
     # ("the most ovens": Ovens, not Power per oven kW).
-    scored = sorted(((len(stems(c) & want), len(stems(c) & want) / max(1, len(stems(c))), i, c)
-                     for i, c in enumerate(numeric)), key=lambda t: (-t[0], -t[1], t[2]))
+    scored = sorted(((*column_match(c, want), i, c) for i, c in enumerate(numeric)), key=lambda t: (-t[0], -t[1], t[2]))
     if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][:2] == scored[0][:2]):
         return None
     column = scored[0][3]
-    rows = [(v, r) for r in records if column in r[0] and (v := _number(r[0][column])) is not None]
+    rows = [(v, r) for r in records if column in r[0] and (v := cell_number(r[0][column])) is not None]
     if len(rows) < 2:
         return None
     lowest = m.group(1) is not None

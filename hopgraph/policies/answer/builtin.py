@@ -6,8 +6,9 @@ Round 2: a search anchored on a bridge found in the first results (a name or cod
 contain), for the second part of a two-part question, or for a one-part question whose first results do not
 hold an answer of the asked kind or that asks about something it only describes ("the association which
 published ..."). Then, when the question asks for a derived amount, a ``run_python`` call computes it from
-the numbers found (see :mod:`hopgraph.policies.answer.compute`), or a sum, difference or product the question asks
-for (see :mod:`hopgraph.policies.answer.aggregate`). Then a final message without tool calls:
+the numbers found (see :mod:`hopgraph.policies.answer.compute`), or a sum, difference, mean or product the question
+asks for (see :mod:`hopgraph.policies.answer.aggregate`), over table rows after a search for the rows of the
+table not yet read. Then a final message without tool calls:
 an extractive answer, one sentence per part of the question, each followed by its ``[Sn]`` reference,
 preferring sentences that hold an answer of the kind asked for (see :mod:`hopgraph.policies.answer.compose`
 and :mod:`hopgraph.policies.answer.types`).
@@ -25,7 +26,14 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from hopgraph.policies.answer.aggregate import aggregate_answer, extreme_answer, extreme_row, plan_aggregate
+from hopgraph.policies.answer.aggregate import (
+    aggregate_answer,
+    extreme_answer,
+    extreme_row,
+    lookup_answer,
+    lookup_row,
+    plan_aggregate,
+)
 from hopgraph.policies.answer.bridge import (
     bridge_kind,
     find_bridge,
@@ -52,7 +60,9 @@ from hopgraph.policies.answer.evidence import (
     stems,
     tidy_question,
 )
+from hopgraph.policies.answer.rates import rate_times_quantity
 from hopgraph.policies.answer.select import best_sentences, doc_links
+from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
 from hopgraph.policies.answer.thread import thread_subject
 from hopgraph.policies.answer.types import asked_kind
 from hopgraph.policies.base import ScriptedPolicy, _call_id
@@ -169,7 +179,21 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 calls.append((REWRITE, {"query": tidy}))
             calls.append((SEARCH, {"query": tidy}))
             return calls, ""
-        aggregate = plan_aggregate(question, state.passages) if state.passages else None
+        aggregate = (plan_aggregate(question, state.passages) or rate_times_quantity(question, state.passages)
+                     if state.passages else None)
+        if not state.computed and (aggregate is None or aggregate.op != "product"):
+            # Arithmetic over table rows: first a search for more rows of the table (it spans several chunks).
+            more = more_rows_query(state, question, search_rounds)
+            if more:
+                return [(SEARCH, {"query": more})], ""
+        missing = missing_quarters(state, question) if state.passages else []
+        if missing and aggregate is None:
+            # The table the question asks about, read whole, has no row for the quarter it names.
+            return [], not_found(self._searched(state))
+        row = lookup_row(question, state.passages) if state.passages and aggregate is None else None
+        if row is not None:
+            # The one table row the question names by its cells holds the amount it asks for.
+            return [], lookup_answer(row)
         if aggregate is not None:
             # The numbers a sum, a difference or a product needs are found: compute them, no hop.
             if not state.computed and self.run_python:

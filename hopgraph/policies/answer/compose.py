@@ -36,7 +36,7 @@ from hopgraph.policies.answer.evidence import (
     tidy_question,
 )
 from hopgraph.policies.answer.prune import prune
-from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links
+from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import base_title, entity_spans, fold, terms
 
@@ -171,7 +171,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                                     bridge=bridge_stems, about=about, loose=bool(subject), links=links)
             # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
             asking = want - {t for a in anchors for t in stems(a)}
-            if kind not in (THING, YESNO) and not any(
+            row = named_row(ranked, subject or part)
+            if kind not in (THING, YESNO) and not (row is not None and row.holds) and not any(
                     c.holds and (not asking or stems(c.text) & asking) for c in ranked[:8]):
                 continue  # nothing of the asked kind about what was asked: this part stays unanswered
             thing = asked_thing(part)
@@ -182,7 +183,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             fitting = [c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked
             # When the question names documents, the answer comes from its chain of evidence if it can.
             linked = [c for c in fitting if links.get(c.passage.title, 0.0) >= 1.0]
-            take(linked or fitting, 1, 0.3, covered=True)
+            # A follow-up about what one table row names ("Where is she based?" after Yasmin Farouk): that row.
+            take([row] if subject and row is not None and row.holds else linked or fitting, 1, 0.3, covered=True)
         everything: list[Candidate] = []  # every sentence, best first for the question (not for a follow-up)
         if subject:
             ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,
@@ -230,11 +232,12 @@ _GENERIC_HEADS = MEASURES | frozenset({"kind", "type", "sort", "role", "reason",
 
 
 def asked_thing(part: str) -> set[str]:
-    """Stems of the thing a "what is the X of ...?" question asks for by name; empty for a generic head."""
+    """Stems of the head of the thing a "what is the X of ...?" question asks for by name ("excess" of "the
+    insurance excess": a sentence about insurance alone does not speak of it); empty for a generic head."""
     m = _ASKED_THING.search(part)
     if not m or m.group(1).split()[-1] in _GENERIC_HEADS:
         return set()
-    return stems(m.group(1))
+    return stems(m.group(1).split()[-1])
 
 
 def _unrepeated(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:

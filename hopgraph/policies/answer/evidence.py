@@ -60,6 +60,9 @@ class Passage:
     kind: str = ""
     source: str = ""
     container: str = ""
+    # Which chunk of its document the passage is, and how many the document has (0: not known).
+    chunk_index: int = 0
+    chunk_count: int = 0
 
 
 @dataclass
@@ -194,6 +197,7 @@ def read_state(messages: Sequence[BaseMessage]) -> AnswerState:
                         ref=ref["ref"], title=str(ref.get("title") or ""), text=str(ref.get("text") or ""),
                         rank=rank, round=round_no, page=ref.get("page"), kind=str(ref.get("kind") or ""),
                         source=str(ref.get("source") or ""), container=str(ref.get("container") or ""),
+                        chunk_index=_count(ref.get("chunk_index")), chunk_count=_count(ref.get("chunk_count")),
                     ))
             by_ref = {p.ref: p for p in state.passages}
             matched = artifact.get("matched") or [r.get("ref") for r in artifact.get("refs") or []
@@ -205,11 +209,25 @@ def read_state(messages: Sequence[BaseMessage]) -> AnswerState:
     return state
 
 
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
 _MARKER = re.compile(r"^(?:#+|[-*\u2022]|\d+[.)])\s+")
 
 
 def _is_heading(line: str) -> bool:
     return len(line) < 60 and not line.rstrip().endswith((".", "!", "?", ":", ";", ","))
+
+
+_RULE = re.compile(r":?-{3,}:?")
+
+
+def _table_cells(line: str) -> list[str] | None:
+    """The cells of a Markdown table row ("| a | b |"), or None for any other line."""
+    if not (line.startswith("|") and line.endswith("|") and line.count("|") >= 3):
+        return None
+    return [c.strip() for c in line[1:-1].split("|")]
 
 
 def prose_sentences(text: str) -> list[str]:
@@ -220,6 +238,7 @@ def prose_sentences(text: str) -> list[str]:
 def _prose_paragraphs(text: str) -> list[list[str]]:
     """The sentences of running text, paragraph by paragraph."""
     paragraphs: list[str] = []
+    rows: set[int] = set()  # paragraphs that are table rows: one sentence each, never split
     current: list[str] = []
 
     def flush() -> None:
@@ -227,11 +246,30 @@ def _prose_paragraphs(text: str) -> list[list[str]]:
             paragraphs.append(" ".join(current))
             current.clear()
 
-    for raw in text.splitlines():
-        line = raw.strip()
+    lines = [raw.strip() for raw in text.splitlines()]
+    header: list[str] = []
+    for i, line in enumerate(lines):
         if not line:
             flush()
             continue
+        cells = _table_cells(line)
+        if cells is not None:
+            # A row of a Markdown table is a sentence of its own, spelled out as "Column: value; ..." under a
+            # header row, so its cells are read as a table's (a short row would otherwise pass for a heading).
+            flush()
+            following = _table_cells(lines[i + 1]) if i + 1 < len(lines) else None
+            if all(_RULE.fullmatch(c) for c in cells if c):
+                continue  # the rule under the header
+            if following is not None and following and all(_RULE.fullmatch(c) for c in following if c):
+                header = cells
+                continue
+            rows.add(len(paragraphs))
+            if len(header) == len(cells):
+                paragraphs.append("; ".join(f"{h}: {v}" for h, v in zip(header, cells, strict=True) if v))
+            else:
+                paragraphs.append(" | ".join(c for c in cells if c))
+            continue
+        header = []
         marker = _MARKER.match(line)
         if marker:
             flush()
@@ -242,8 +280,9 @@ def _prose_paragraphs(text: str) -> list[list[str]]:
         current.append(line)
     flush()
     out = []
-    for paragraph in paragraphs:
-        kept = [s.strip() for s in _rejoined(sentences(paragraph)) if len(s.strip()) >= MIN_SENTENCE_CHARS]
+    for i, paragraph in enumerate(paragraphs):
+        split = [paragraph] if i in rows else _rejoined(sentences(paragraph))
+        kept = [s.strip() for s in split if len(s.strip()) >= MIN_SENTENCE_CHARS]
         if kept:
             out.append(kept)
     return out

@@ -13,6 +13,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 
+from hopgraph.citations import is_tabular
 from hopgraph.policies.answer.evidence import Passage, paragraph_leads, passage_sentences, stem, stems, weights
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
 from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
@@ -237,3 +238,22 @@ def _by_meaning(scored: list[Candidate], question: str) -> list[Candidate]:
     rescored += scored[MEANING_CANDIDATES:]
     rescored.sort(key=lambda c: (-c.score, c.order))
     return rescored
+
+
+def named_row(ranked: list[Candidate], text: str) -> Candidate | None:
+    """The one table row with a cell of two words or more that the text names whole ("Where is Yasmin Farouk
+    based?" names the staff row "name: Yasmin Farouk; role: ...; site: Coldharbour Depot"), or None when no row or
+    several rows are named so ("Central Library" is the site of many)."""
+    folded = fold(text)
+    found: dict[str, Candidate] = {}
+    for c in ranked:
+        if not is_tabular(c.passage.kind, c.passage.source, c.passage.title):
+            continue
+        for cell in c.text.split(";"):
+            _, sep, value = cell.partition(":")
+            value = value.strip()
+            if sep and len(value.split()) >= 2 and value[:1].isupper() and re.search(
+                    rf"(?<!\w){re.escape(fold(value))}(?!\w)", folded):
+                found.setdefault(c.text, c)
+                break
+    return next(iter(found.values())) if len(found) == 1 else None

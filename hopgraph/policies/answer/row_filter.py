@@ -1,0 +1,126 @@
+"""Which rows of a table a question names: by their cells, and by the quarters it names in words.
+
+A question names a cell when it holds the cell whole ("Paid", "Priory Library"), a word of a short cell written as
+a name that not every value of the column has ("Priory" for "Priory Library", not "Library"), a one-word cell in
+another form ("outstanding" for "Outstanding", "paid" for "Paid"), or a quarter the cell holds ("Q3", "the third
+quarter", "the first half" for Q1 and Q2, "the first three quarters" for Q1 to Q3, "between April and June" for Q2).
+
+Every column with a named cell is a condition and a row is kept when it meets all of them, so "Priory Library in
+the first half" keeps Priory's rows for Q1 and Q2, and a column the question names nothing of ("all five sites")
+keeps every row. Rows come in the order the question names them, so "how much more A than B" takes A first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from hopgraph.policies.answer.evidence import stems
+from hopgraph.policies.text import STOPWORDS, fold
+
+Item = TypeVar("Item")
+
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": 4,
+            "final": 4}
+_COUNT = {"two": 2, "2": 2, "three": 3, "3": 3}
+_QUARTER = re.compile(r"\bQ([1-4])\b", re.IGNORECASE)
+_ORDINAL_QUARTER = re.compile(rf"\b({'|'.join(_ORDINAL)})\s+quarter(?![\w-])", re.IGNORECASE)
+_HALF = re.compile(r"\b(?:(first|second)\s+half|H([12]))(?![\w-])", re.IGNORECASE)
+_FIRST_QUARTERS = re.compile(rf"\bfirst\s+({'|'.join(_COUNT)})\s+quarters(?![\w-])", re.IGNORECASE)
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+# "between April and June", "from July to December", "January-March": whole quarters named by their months.
+_MONTH_RANGE = re.compile(rf"\b({'|'.join(_MONTHS)})\s*(?:-|–|to|and|until|through)\s*({'|'.join(_MONTHS)})\b",
+                          re.IGNORECASE)
+_CELL_QUARTER = re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])")
+_WORD = re.compile(r"[\w'’-]+")
+# A short cell is a name ("Priory Library", "Lindqvist Library Systems"); longer ones are free text.
+_NAME_WORDS = 4
+
+
+def named_quarters(question: str) -> dict[str, int]:
+    """The quarters a question names ("q1" ...), each with where it names it."""
+    found: dict[str, int] = {}
+    for m in _QUARTER.finditer(question):
+        found.setdefault(f"q{m.group(1)}", m.start())
+    for m in _ORDINAL_QUARTER.finditer(question):
+        found.setdefault(f"q{_ORDINAL[m.group(1).lower()]}", m.start())
+    for m in _HALF.finditer(question):
+        first = (m.group(1) or "").lower() == "first" or m.group(2) == "1"
+        for q in ((1, 2) if first else (3, 4)):
+            found.setdefault(f"q{q}", m.start())
+    for m in _FIRST_QUARTERS.finditer(question):
+        for q in range(1, _COUNT[m.group(1).lower()] + 1):
+            found.setdefault(f"q{q}", m.start())
+    for m in _MONTH_RANGE.finditer(question):
+        first, last = (_MONTHS.index(m.group(i).lower()) for i in (1, 2))
+        if first % 3 == 0 and last % 3 == 2 and last > first:
+            for q in range(first // 3 + 1, last // 3 + 2):
+                found.setdefault(f"q{q}", m.start())
+    return found
+
+
+def cell_quarters(cell: str) -> set[str]:
+    """The quarters a cell holds ("Q3", "2026-Q3")."""
+    return {f"q{n}" for n in _CELL_QUARTER.findall(fold(cell))}
+
+
+def _whole(needle: str, haystack: str) -> int | None:
+    m = re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", haystack)
+    return m.start() if m else None
+
+
+def _mention(cell: str, question: str, quarters: dict[str, int], column_words: list[set[str]]) -> int | None:
+    """Where the question names this cell (see the module text), or None."""
+    if not cell.strip():
+        return None
+    at = _whole(fold(cell), fold(question))
+    if at is not None:
+        return at
+    hits = [quarters[q] for q in cell_quarters(cell) if q in quarters]
+    if hits:
+        return min(hits)
+    words = _WORD.findall(cell)
+    if len(words) == 1 and words[0].isalpha() and stems(words[0]):
+        for m in _WORD.finditer(question):
+            if stems(m.group(0)) == stems(words[0]):
+                return m.start()
+        return None
+    if len(words) > _NAME_WORDS:
+        return None
+    for word in words:
+        key = fold(word)
+        name_like = word[:1].isupper() or any(c.isdigit() for c in word)
+        if not name_like or len(key) < 2 or key in STOPWORDS or all(key in w for w in column_words):
+            continue
+        for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", question):
+            if m.group(0)[:1].isupper() or not m.group(0).isalpha():
+                return m.start()
+    return None
+
+
+def named_rows(items: Sequence[Item], record_of: Callable[[Item], dict[str, str]], question: str,
+               is_number: Callable[[str], bool], skip: str = "") -> tuple[list[Item], dict[str, list[str]]]:
+    """The items whose records meet every condition the question names (see the module text), in the order it
+    names them, and the conditions (column -> cells named). No condition: no rows."""
+    records = [record_of(item) for item in items]
+    quarters = named_quarters(question)
+    columns = [c for c in dict.fromkeys(k for r in records for k in r) if c != skip]
+    positions: dict[str, dict[str, int]] = {}
+    for column in columns:
+        values = list(dict.fromkeys(r[column] for r in records if column in r and not is_number(r[column])))
+        if not values:
+            continue
+        column_words = [{fold(w) for w in _WORD.findall(v)} for v in values]
+        named = {v: at for v in values if (at := _mention(v, question, quarters, column_words)) is not None}
+        if named:
+            positions[column] = named
+    if not positions:
+        return [], {}
+    kept = [i for i, r in enumerate(records) if all(r.get(c) in named for c, named in positions.items())]
+    # Order by the columns whose kept cells differ ("Central ... than Brookside"), in the question's order.
+    varying = [c for c in positions if len({records[i].get(c) for i in kept}) > 1]
+    kept.sort(key=lambda i: (tuple(positions[c][records[i][c]] for c in varying), i))
+    conditions = {c: sorted(named, key=named.__getitem__) for c, named in positions.items()}
+    return [items[i] for i in kept], conditions

@@ -1,0 +1,80 @@
+"""What the answer policy asks of a table beyond its first search: more of its rows, and whether it lacks the
+quarter a question names.
+
+A table spans several chunks and a search returns at most two of one document, so the rows a question names
+("every invoice whose status is outstanding", "all five sites in the third quarter") may be in chunks not yet
+read.
+"""
+
+from __future__ import annotations
+
+from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, asks_for_arithmetic
+from hopgraph.policies.answer.evidence import AnswerState
+from hopgraph.policies.answer.row_filter import cell_quarters, named_quarters
+from hopgraph.policies.answer.tables import Record, TableRows, header_words, table_records, table_rows
+from hopgraph.policies.text import terms
+
+# A search for more rows of the table is made only while this many passages or fewer were read this turn, so it
+# always has room in the turn's chunk budget (8 at the least, the fast profile's) and does not come back empty.
+MORE_ROWS_MAX_PASSAGES = 7
+
+
+def _whole(state: AnswerState, table: TableRows) -> bool:
+    """Every chunk of the table's document is read (as far as the passages say how many it has)."""
+    read = {p.chunk_index for p in state.passages if p.source == table.passage.source}
+    return bool(table.passage.chunk_count) and len(read) >= table.passage.chunk_count
+
+
+def _quarters_held(table: TableRows, records: list[Record]) -> set[str]:
+    """The quarters the table's rows read so far hold in a column of quarters (every cell one), or empty."""
+    rows = [r for r, _, p in records if p.source == table.passage.source]
+    held: set[str] = set()
+    for column in dict.fromkeys(k for r in rows for k in r):
+        cells = [r[column] for r in rows if column in r]
+        quarters = [cell_quarters(c) for c in cells]
+        if cells and all(len(q) == 1 for q in quarters):
+            held |= {q for found in quarters for q in found}
+    return held
+
+
+def more_rows_query(state: AnswerState, question: str, search_rounds: int) -> str | None:
+    """A search for more rows of the table a sum, difference or mean is asked over, or that lacks a quarter the
+    question names so far; None.
+
+    Until every chunk of the table is read, after the first search and again while the last search
+    brought new rows of the table, the policy searches the table's title with the column and the cells the
+    question named."""
+    if not ASKS_QUANTITY.search(question) or len(state.passages) > MORE_ROWS_MAX_PASSAGES:
+        return None
+    records = table_records(state.passages)
+    table = table_rows(question, records, unnamed=True)
+    if table is None or _whole(state, table):
+        return None
+    quarters = set(named_quarters(question))
+    held = _quarters_held(table, records)
+    if not asks_for_arithmetic(question) and not (quarters and held and quarters - held):
+        return None
+    if search_rounds > 1:
+        last = max(p.round for p in state.passages)
+        if not any(p.round == last and p.source == table.passage.source for p in state.passages):
+            return None
+    cells = [cell for named in table.conditions.values() for cell in named]
+    cells += [q.upper() for q in named_quarters(question)]
+    if not table.conditions:  # none of its rows found is named: the question's own words
+        cells += terms(question)
+    return " ".join(dict.fromkeys([table.passage.title, header_words(table.column), *cells]))
+
+
+def missing_quarters(state: AnswerState, question: str) -> list[str]:
+    """The quarters a question asking for an amount names that the table it asks about, read whole, has no row
+    for ("How much did Central Library spend on energy in the fourth quarter?" over rows for Q1 to Q3), or empty:
+    the documents do not say it."""
+    quarters = named_quarters(question)
+    if not quarters or not ASKS_QUANTITY.search(question):
+        return []
+    records = table_records(state.passages)
+    table = table_rows(question, records, unnamed=True)
+    if table is None or not _whole(state, table):
+        return []
+    held = _quarters_held(table, records)
+    return sorted(q.upper() for q in quarters if held and q not in held)
