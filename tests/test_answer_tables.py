@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from hopgraph.api import run
 from hopgraph.config import Context
 from hopgraph.index.factory import close_backend, open_backend
 from hopgraph.index.ingest import ingest_paths
-from hopgraph.policies.answer.aggregate import asks_for_arithmetic, plan_aggregate
+from hopgraph.policies.answer.aggregate import asks_for_arithmetic, lookup_row, plan_aggregate
 from hopgraph.policies.answer.evidence import Passage, passage_sentences
 from hopgraph.policies.answer.rates import rate_times_quantity
 from hopgraph.policies.answer.row_filter import named_quarters, named_rows
@@ -116,6 +117,28 @@ def test_a_quarter_the_table_read_whole_has_no_row_for_is_not_found(folder: Any)
     # The same question about a quarter it has is answered from its row.
     result, _ = _ask(folder, "How much did Harbour Road Depot spend on energy in the third quarter?")
     assert f"energy: {COSTS[('Harbour Road Depot', 'Q3')]['energy']}" in result["answer"]
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
+    """The library service's development folder (tests/support/answer_dev2) in the default embedded index."""
+    docs = Path(__file__).resolve().parent / "support" / "answer_dev2" / "docs"
+    index_dir = str(tmp_path_factory.mktemp("library-index"))
+    backend = open_backend(index_dir=index_dir)
+    try:
+        for name in ("finance", "service"):
+            ingest_paths(backend, [docs / name], container=name, progress=False)
+        yield backend, ["finance", "service"]
+    finally:
+        close_backend(index_dir=index_dir)
+
+
+def test_a_later_part_is_answered_from_the_row_the_bridge_names(library: Any) -> None:
+    # Every branch has a Q1 row with loans; the bridge (the branch of the leak) names which one.
+    result, calls = _ask(library, "Which branch had the roof leak in July, and how many loans did it issue in Q1?")
+    assert calls.count("search_documents") >= 2
+    assert "branch: Priory Library; quarter: Q1; visits: 12480; loans: 9612" in result["answer"]
+    assert "branch: Central Library" not in result["answer"]
 
 
 def test_a_rate_per_unit_times_a_quantity_stated_elsewhere(folder: Any) -> None:
@@ -226,3 +249,13 @@ def test_the_table_named_by_the_most_columns_and_the_column_by_its_words() -> No
     assert spent is not None and spent.label == "cost_eur" and [o.value for o in spent.operands] == [41160, 47040]
     assert asks_for_arithmetic("What was the average monthly spend?") == "mean"
     assert asks_for_arithmetic("By how much did the bill exceed the quote?") == "difference"
+
+
+def test_one_named_row_answers_only_for_a_column_the_question_names() -> None:
+    invoices = _table([{"invoice": i, "po": po, "amount_eur": a} for i, po, a in
+                       (("NC-311", "PO-4471", "48200"), ("NC-312", "PO-4480", "12100"))])
+    row = lookup_row("How much was the amount invoiced for PO-4471?", [invoices])
+    assert row is not None and row[0]["invoice"] == "NC-311"
+    # The row is named, but the penalty is no column of it: the answer is elsewhere.
+    assert lookup_row("How much is the delay penalty for PO-4471?", [invoices]) is None
+    assert lookup_row("How much was invoiced in total for PO-4471 and PO-4480?", [invoices]) is None  # a sum

@@ -177,13 +177,13 @@ def plan_aggregate(question: str, passages: list[Passage]) -> Aggregate | None:
 
 def lookup_row(question: str, passages: list[Passage]) -> Record | None:
     """"How much did Central Library spend on energy in the third quarter?": the one table row the question
-    names by its cells, when it asks for an amount of a column and no arithmetic; None otherwise."""
+    names by its cells, when it asks for an amount of a column it names and no arithmetic; None otherwise."""
     if not ASKS_QUANTITY.search(question) or asks_for_arithmetic(question):
         return None
     records = table_records(passages)
     table = table_rows(question, records) if records else None
-    if table is None or len(table.rows) != 1:
-        return None
+    if table is None or len(table.rows) != 1 or column_match(table.column, stems(question))[0] == 0:
+        return None  # no row, several, or a column the question does not name (only a money one it asks of)
     return table.rows[0]
 
 

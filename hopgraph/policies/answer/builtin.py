@@ -186,11 +186,12 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             more = more_rows_query(state, question, search_rounds)
             if more:
                 return [(SEARCH, {"query": more})], ""
-        missing = missing_quarters(state, question) if state.passages else []
+        one_part = len(split_question(question)) == 1
+        missing = missing_quarters(state, question) if state.passages and one_part else []
         if missing and aggregate is None:
             # The table the question asks about, read whole, has no row for the quarter it names.
             return [], not_found(self._searched(state))
-        row = lookup_row(question, state.passages) if state.passages and aggregate is None else None
+        row = lookup_row(question, state.passages) if state.passages and aggregate is None and one_part else None
         if row is not None:
             # The one table row the question names by its cells holds the amount it asks for.
             return [], lookup_answer(row)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from hopgraph.policies.answer.aggregate import lookup_row
 from hopgraph.policies.answer.bridge import (
     MEASURES,
     bridge_kind,
@@ -150,6 +151,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                                 only_round=first), 1, 0.3)
         # The later parts were searched for, with the bridge, in the last round.
         for part, kind in zip(parts[1:], kinds[1:], strict=True):
+            looked_up = lookup_row(f"{part} {bridge}", state.passages)
+            if looked_up is not None and looked_up[1] not in used:
+                # "..., and how many loans did it issue in Q1?": the table row the bridge and the part name.
+                chosen.append((looked_up[1], looked_up[2]))
+                used.add(looked_up[1])
+                continue
             ranked = best_sentences(state.passages, stems(part), part, kind, only_round=last_round,
                                     about=stems(bridge))
             take(ranked, 1, 0.3, covered=True)
