@@ -16,15 +16,16 @@ from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arit
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
 
 _HOW_MUCH = re.compile(r"\bhow much\b", re.IGNORECASE)
+_PER_WORDS = ("per", "a", "an", "each", "for each", "for every", "every")
+_PER_ALTERNATION = "|".join(sorted(_PER_WORDS, key=len, reverse=True))
 _RATE = re.compile(
     r"(?:(?P<symbol>[£€$])\s?(?P<amount>\d+(?:\.\d+)?)|(?P<pence>\d+(?:\.\d+)?)\s?p|"
     r"(?P<code>EUR|GBP|USD|CHF)\s?(?P<coded>\d+(?:\.\d+)?)|(?P<plain>\d+(?:\.\d+)?)\s?(?P<after>EUR|GBP|USD|CHF))"
-    r"\s+(?:per|a|an|each|for each|for every|every)\s+(?P<unit>[a-z]+)\b",
+    rf"\s+(?:{_PER_ALTERNATION})\s+(?P<unit>[a-z]+)\b",
     re.IGNORECASE,
 )
 _CURRENCY = {"£": "GBP", "€": "EUR", "$": "USD"}
-_PER = re.compile(r"\s+(?:per|a|an|each|for each|for every|every)\s+", re.IGNORECASE)
-_PER_WORDS = frozenset({"per", "a", "an", "each", "every"})
+_PER = re.compile(rf"\s+(?:{_PER_ALTERNATION})\s+", re.IGNORECASE)
 
 
 def _rate(match: re.Match[str]) -> tuple[float, str]:

@@ -66,7 +66,8 @@ def cell_quarters(cell: str) -> set[str]:
     return {f"q{n}" for n in _CELL_QUARTER.findall(fold(cell))}
 
 
-def _whole(needle: str, haystack: str) -> int | None:
+def named_at(needle: str, haystack: str) -> int | None:
+    """Where ``haystack`` holds ``needle`` whole (on word boundaries), or None; both already folded."""
     m = re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", haystack)
     return m.start() if m else None
 
@@ -75,7 +76,7 @@ def _mention(cell: str, question: str, quarters: dict[str, int], column_words: l
     """Where the question names this cell (see the module text), or None."""
     if not cell.strip():
         return None
-    at = _whole(fold(cell), fold(question))
+    at = named_at(fold(cell), fold(question))
     if at is not None:
         return at
     hits = [quarters[q] for q in cell_quarters(cell) if q in quarters]

@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from hopgraph.citations import is_tabular
 from hopgraph.policies.answer.evidence import Passage, paragraph_leads, passage_sentences, stem, stems, weights
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
+from hopgraph.policies.answer.row_filter import named_at
+from hopgraph.policies.answer.tables import row_record
 from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
 from hopgraph.policies.text import base_title, fold
 
@@ -249,11 +251,7 @@ def named_row(ranked: list[Candidate], text: str) -> Candidate | None:
     for c in ranked:
         if not is_tabular(c.passage.kind, c.passage.source, c.passage.title):
             continue
-        for cell in c.text.split(";"):
-            _, sep, value = cell.partition(":")
-            value = value.strip()
-            if sep and len(value.split()) >= 2 and value[:1].isupper() and re.search(
-                    rf"(?<!\w){re.escape(fold(value))}(?!\w)", folded):
-                found.setdefault(c.text, c)
-                break
+        if any(len(value.split()) >= 2 and value[:1].isupper() and named_at(fold(value), folded) is not None
+               for value in row_record(c.text).values()):
+            found.setdefault(c.text, c)
     return next(iter(found.values())) if len(found) == 1 else None

@@ -33,14 +33,19 @@ def cell_number(text: str) -> float | None:
     return float(NUMBER_WORDS[word]) if word in NUMBER_WORDS else None
 
 
+def row_record(row: str) -> dict[str, str]:
+    """A row spelled "Column: value; ..." as column -> cell."""
+    cells = [c.partition(":") for c in row.split(";")]
+    return {name.strip(): value.strip() for name, sep, value in cells if sep and name.strip()}
+
+
 def table_records(passages: list[Passage]) -> list[Record]:
     """Each distinct table row as (column -> cell, the row as written, its passage)."""
     seen: set[str] = set()
     out = []
     for p in passages:
         for row in passage_sentences(p):
-            cells = [c.partition(":") for c in row.split(";")]
-            record = {name.strip(): value.strip() for name, sep, value in cells if sep and name.strip()}
+            record = row_record(row)
             if len(record) < 2 or row in seen:
                 continue
             seen.add(row)
