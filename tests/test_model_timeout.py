@@ -134,6 +134,20 @@ def test_model_timeout_option_is_checked(tmp_path: Path) -> None:
         assert proc.returncode == 2 and "must be a number of seconds above 0" in proc.stderr, (command, proc.stderr)
 
 
+def _interrupt(proc: subprocess.Popen[str], timeout: float) -> tuple[str, float]:
+    """Ctrl-C to the process; what it wrote to stderr and how long it took to end."""
+    interrupted = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=timeout)
+    return stderr, time.monotonic() - interrupted
+
+
+def _kill(proc: subprocess.Popen[str]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
 def test_ctrl_c_stops_a_waiting_run_and_keeps_the_thread(tmp_path: Path) -> None:
     env = _cli_env(tmp_path)
     with ScriptedOpenAI() as srv:
@@ -152,14 +166,9 @@ def test_ctrl_c_stops_a_waiting_run_and_keeps_the_thread(tmp_path: Path) -> None
                 time.sleep(0.05)
             assert len(srv.chat_requests()) > answered, "the second run never called the model"
             time.sleep(0.3)
-            interrupted = time.monotonic()
-            proc.send_signal(signal.SIGINT)
-            _, stderr = proc.communicate(timeout=20)
-            stopped_in = time.monotonic() - interrupted
+            stderr, stopped_in = _interrupt(proc, timeout=20)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+            _kill(proc)
     assert proc.returncode == 130, stderr
     assert stopped_in < 3, stopped_in
     assert "interrupted" in stderr and "Traceback" not in stderr
@@ -190,14 +199,9 @@ def test_ctrl_c_ends_ask_even_when_a_worker_thread_still_waits(tmp_path: Path) -
     proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None and proc.stdout.readline().strip() == "waiting"
-        interrupted = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        _, stderr = proc.communicate(timeout=30)
-        stopped_in = time.monotonic() - interrupted
+        stderr, stopped_in = _interrupt(proc, timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        _kill(proc)
     assert proc.returncode == 130, stderr
     assert stopped_in < 10, stopped_in
     assert stderr.count("interrupted") == 1 and "Traceback" not in stderr
