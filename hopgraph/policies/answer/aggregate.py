@@ -188,7 +188,8 @@ def lookup_row(question: str, passages: list[Passage]) -> Record | None:
 
 
 def lookup_answer(found: Record) -> str:
-    record, row, passage = found
+    """The row, cited."""
+    _, row, passage = found
     return _cited(row, passage.ref)
 
 

@@ -19,7 +19,7 @@ from hopgraph.policies.text import terms
 MORE_ROWS_MAX_PASSAGES = 7
 
 
-def _whole(state: AnswerState, table: TableRows) -> bool:
+def _read_whole(state: AnswerState, table: TableRows) -> bool:
     """Every chunk of the table's document is read (as far as the passages say how many it has)."""
     read = {p.chunk_index for p in state.passages if p.source == table.passage.source}
     return bool(table.passage.chunk_count) and len(read) >= table.passage.chunk_count
@@ -48,7 +48,7 @@ def more_rows_query(state: AnswerState, question: str, search_rounds: int) -> st
         return None
     records = table_records(state.passages)
     table = table_rows(question, records, unnamed=True)
-    if table is None or _whole(state, table):
+    if table is None or _read_whole(state, table):
         return None
     quarters = set(named_quarters(question))
     held = _quarters_held(table, records)
@@ -74,7 +74,7 @@ def missing_quarters(state: AnswerState, question: str) -> list[str]:
         return []
     records = table_records(state.passages)
     table = table_rows(question, records, unnamed=True)
-    if table is None or not _whole(state, table):
+    if table is None or not _read_whole(state, table):
         return []
     held = _quarters_held(table, records)
     return sorted(q.upper() for q in quarters if held and q not in held)
