@@ -129,9 +129,38 @@ _RELATIVE = re.compile(r"^(?:who|whom|whose|who's|which)\b", re.IGNORECASE)
 _RELATIVE_INSIDE = re.compile(r"\s(?:who|whom|whose|which)\s", re.IGNORECASE)
 
 
+# "While the driver was waiting for recovery, how often ...?", "When the kiosk jammed, how long ...?": a clause
+# that sets the scene for the question after it, not a question of its own ("When was it built, and who ...?" is).
+_SCENE = re.compile(r"^(?:while|after|before|since|once|if|although|though|because|until|following|during|"
+                    r"when(?!\s+(?:is|are|was|were|did|does|do|will|would|has|have|had|can|could|should)\b))\s",
+                    re.IGNORECASE)
+
+
+def _pieces(question: str) -> list[str]:
+    return [m for m in _SPLIT.split(question) if m and m.strip(" ,;?")]
+
+
+def _scene_after(scene: str, main: str) -> str:
+    scene, main = scene.strip(" ,;?"), main.strip(" ,;?")
+    return f"{main[:1].upper()}{main[1:]}, {scene[:1].lower()}{scene[1:]}"
+
+
+def scene_last(question: str) -> str:
+    """The question with a leading clause that sets the scene moved after the question it belongs to."""
+    pieces = _pieces(question)
+    if len(pieces) > 1 and _SCENE.match(pieces[0].strip()):
+        return " ".join([_scene_after(pieces[0], pieces[1]), *pieces[2:]])
+    return question
+
+
 def split_question(question: str) -> list[str]:
+    """The parts of a question that each ask for something, in order ("Which supplier missed the deadline, and
+    what penalty applies?": two). A leading clause that only sets the scene goes after the question it belongs
+    to, as one part ("How long ... off, when the kiosk jammed")."""
     parts: list[str] = []
-    pieces = [m for m in _SPLIT.split(question) if m and m.strip(" ,;?")]
+    pieces = _pieces(question)
+    if len(pieces) > 1 and _SCENE.match(pieces[0].strip()):
+        pieces = [_scene_after(pieces[0], pieces[1]), *pieces[2:]]
     for piece in pieces:
         # "the singer born who is known for ... and whose third album is ...": a second relative clause
         # about the same person, not a second question.

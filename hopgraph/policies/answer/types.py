@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from hopgraph.policies.answer.evidence import entities, name_like, stems
+from hopgraph.policies.answer.evidence import entities, name_like, scene_last, stems
 from hopgraph.policies.text import fold
 
 PERSON = "person"
@@ -28,6 +28,13 @@ _DATE = re.compile(rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b|(?:{_MONT
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
                  "fifty|hundred|thousand|million|billion|half|dozen")
 _AMOUNT = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
+_UNITS_OF_TIME = r"(?:second|sec|minute|min|hour|hr|day|week|fortnight|month|quarter|year|decade)s?"
+_FREQUENCY = re.compile(rf"\b(?:every|each|per|a|an)\s+(?:(?:\d[\d.,]*|other|{_NUMBER_WORDS}|few|couple of)\s+)?"
+                        rf"{_UNITS_OF_TIME}\b|\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|"
+                        r"annually|once|twice)\b|\b\w+\s+times\b", re.IGNORECASE)
+_LENGTH = re.compile(rf"(?:\d|\b(?:{_NUMBER_WORDS}|a|an|half an?)\b)[\d.,]*\s*(?:-\s*)?(?:{_UNITS_OF_TIME}|"
+                     r"(?:milli|centi|kilo)?met(?:er|re)s?|mm|cm|km|m|miles?|feet|foot|ft|inch(?:es)?|yards?)\b",
+                     re.IGNORECASE)
 _CAUSE = re.compile(r"\b(?:because|due to|caused|causes|cause was|root cause|traced|owing to|result of|"
                     r"as a result|led to|leads to|reason|after|since|so|failed|failure|broke|expired|outdated)\b",
                     re.IGNORECASE)
@@ -47,7 +54,7 @@ _AMOUNT_HEADS = ("how much", "how many", "how long", "how old", "how far", "how 
 
 def asked_kind(part: str) -> str:
     """The kind of answer one part of a question asks for."""
-    q = " ".join(fold(part).replace("?", " ").split())
+    q = " ".join(fold(scene_last(part)).replace("?", " ").split())
     first = q.split(" ", 1)[0] if q else ""
     if re.search(r"\b(?:by|with|to|for|from)\s+(?:who|whom)\s*$", q):
         return PERSON  # "... which was written by who?": the last question word asks
@@ -92,6 +99,12 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         q = fold(question)
         return any(fold(m.group()) not in q for m in _DATE.finditer(sentence))
     if kind == AMOUNT:
+        q = fold(question)
+        # "How often": a frequency; "how long": a length of time or of something.
+        if re.search(r"\bhow often\b", q):
+            return bool(_FREQUENCY.search(sentence))
+        if re.search(r"\bhow long\b", q):
+            return bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question)
         return _new_numbers(sentence, question)
     found = entities(sentence, question)
     if kind == PERSON:
