@@ -137,30 +137,26 @@ _SCENE = re.compile(r"^(?:while|after|before|since|once|if|although|though|becau
 
 
 def _pieces(question: str) -> list[str]:
-    return [m for m in _SPLIT.split(question) if m and m.strip(" ,;?")]
-
-
-def _scene_after(scene: str, main: str) -> str:
-    scene, main = scene.strip(" ,;?"), main.strip(" ,;?")
-    return f"{main[:1].upper()}{main[1:]}, {scene[:1].lower()}{scene[1:]}"
+    """The question cut where a new question word starts a part, a leading clause that only sets the scene
+    moved after the question it belongs to and joined with it ("How long ... off, when the kiosk jammed")."""
+    pieces = [m for m in _SPLIT.split(question) if m and m.strip(" ,;?")]
+    if len(pieces) > 1 and _SCENE.match(pieces[0].strip()):
+        scene, main = pieces[0].strip(" ,;?"), pieces[1].strip(" ,;?")
+        pieces = [f"{main[:1].upper()}{main[1:]}, {scene[:1].lower()}{scene[1:]}", *pieces[2:]]
+    return pieces
 
 
 def scene_last(question: str) -> str:
     """The question with a leading clause that sets the scene moved after the question it belongs to."""
     pieces = _pieces(question)
-    if len(pieces) > 1 and _SCENE.match(pieces[0].strip()):
-        return " ".join([_scene_after(pieces[0], pieces[1]), *pieces[2:]])
-    return question
+    return " ".join(pieces) if pieces and _SCENE.match(question.strip()) else question
 
 
 def split_question(question: str) -> list[str]:
     """The parts of a question that each ask for something, in order ("Which supplier missed the deadline, and
-    what penalty applies?": two). A leading clause that only sets the scene goes after the question it belongs
-    to, as one part ("How long ... off, when the kiosk jammed")."""
+    what penalty applies?": two). A leading clause that only sets the scene is no part of its own."""
     parts: list[str] = []
     pieces = _pieces(question)
-    if len(pieces) > 1 and _SCENE.match(pieces[0].strip()):
-        pieces = [_scene_after(pieces[0], pieces[1]), *pieces[2:]]
     for piece in pieces:
         # "the singer born who is known for ... and whose third album is ...": a second relative clause
         # about the same person, not a second question.
