@@ -31,6 +31,7 @@ from hopgraph.policies.answer.evidence import (
     Passage,
     name_like,
     paragraph_leads,
+    paragraph_of,
     passage_sentences,
     split_question,
     stems,
@@ -185,6 +186,11 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             thing = asked_thing(part)
             if kind == THING and thing and not any(stems(c.text) & thing for c in ranked[:8]):
                 continue  # "What is the parking policy ...?": no sentence speaks of a parking policy
+            head = asked_subject(part)
+            if kind != THING and head and not any(
+                    c.holds and stems(c.passage.title + " " + paragraph_of(c.passage, c.text)) & head
+                    for c in ranked[:8]):
+                continue  # "When is the refurbishment ... due?": no paragraph with a date speaks of a refurbishment
             if bridge and last_round > 1 and ranked and len(parts) == 1:
                 _bridge_first(state, question, bridge, ranked[0], chosen, used)
             fitting = [c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked
@@ -245,6 +251,32 @@ def asked_thing(part: str) -> set[str]:
     if not m or m.group(1).split()[-1] in _GENERIC_HEADS:
         return set()
     return stems(m.group(1).split()[-1])
+
+
+# "When is the refurbishment of ... due", "Where was the meeting held", "How many loans did ...": the thing the
+# question asks a date, a place, a person or an amount of.
+_ASKED_SUBJECT = re.compile(r"^\s*(?:[Ww]hen|[Ww]here|[Ww]ho|[Hh]ow\s+(?:many|much))\s+(?:(?:is|was|are|were|will|did|"
+                            r"does|do|has|have|had)\s+)?(?:the|our|their|its|a|an)?\s*((?:[a-z][\w\-]*\s+){0,2}?"
+                            r"[a-z][\w\-]*)\s+(?:of|for|at|in|on|to|with|that|which|who|due|be|been|being|"
+                            r"did|do|does|is|was|are|were|has|have|had|will|would|should|must|can|could)\b")
+
+
+def asked_subject(part: str) -> set[str]:
+    """Stems of the head of the thing a "when / where / who / how many" question asks about by name
+    ("refurbishment" of "When is the refurbishment of the children's area due to be finished?"): the answer's
+    passage must speak of it. Empty when the question names no such thing or a generic one."""
+    m = _ASKED_SUBJECT.search(part)
+    if not m:
+        return set()
+    head = m.group(1).split()[-1]
+    if head in _GENERIC_HEADS or head in _SUBJECT_VERBS:
+        return set()
+    return stems(head)
+
+
+# Words the pattern can take for a head that are verbs or pronouns: "Who manages the ...", "When did it ...".
+_SUBJECT_VERBS = frozenset({"it", "they", "he", "she", "we", "you", "i", "this", "that", "there", "people",
+                            "times", "much", "many", "long", "often"})
 
 
 def _unrepeated(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:

@@ -333,6 +333,17 @@ def passage_sentences(passage: Passage) -> list[str]:
     return list(_sentences_of(is_tabular(passage.kind, passage.source, passage.title), passage.text))
 
 
+def paragraph_of(passage: Passage, sentence: str) -> str:
+    """The paragraph of the passage that holds the sentence (a table row is a paragraph of its own); the
+    sentence itself when none does."""
+    if is_tabular(passage.kind, passage.source, passage.title):
+        return sentence
+    for paragraph in _prose_paragraphs(passage.text):
+        if any(s == sentence or sentence.endswith(s) for s in paragraph):
+            return " ".join(paragraph)
+    return sentence
+
+
 def paragraph_leads(passage: Passage) -> list[str]:
     """For each of :func:`passage_sentences`, the opening sentence of its paragraph ('' for the opening sentence
     itself and for table rows): what a sentence such as "The site manager is Marek Dvorak." is about."""
