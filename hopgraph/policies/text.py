@@ -139,7 +139,9 @@ def entity_spans(text: str) -> list[tuple[str, int]]:
         while j < len(tokens):
             nxt = tokens[j].group().rstrip(".")
             gap = text[tokens[j - 1].end():tokens[j].start()]
-            if gap.strip() not in ("", ",") or (gap.strip() == "," and not nxt[:1].isupper()) or "\n" in gap:
+            # A comma, or an ampersand ("Harrow & Fell Booksellers"), before a capitalized word stays in a name.
+            joined = gap.strip() in (",", "&")
+            if gap.strip() not in ("", ",", "&") or (joined and not nxt[:1].isupper()) or "\n" in gap:
                 break  # a name does not run across punctuation or a line break (headings, table cells)
             prev = tokens[j - 1].group()
             if prev.endswith(".") and len(prev) > 3 and "." not in prev[:-1]:

@@ -172,6 +172,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         for text, passage in found:
             chosen.append((text, passage))
             used.add(text)
+        one_row = False  # the answer is the one table row a follow-up's subject names: nothing to add to it
         for part, kind in zip(parts if not found else [], kinds, strict=False):
             # A follow-up's subject picks the documents; its own words pick the sentence.
             want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
@@ -179,7 +180,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                                     bridge=bridge_stems, about=about, loose=bool(subject), links=links)
             # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
             asking = want - {t for a in anchors for t in stems(a)}
-            row = named_row(ranked, subject or part)
+            row = named_row(ranked, subject or part, part)
             if kind not in (THING, YESNO) and not (row is not None and row.holds) and not any(
                     c.holds and (not asking or stems(c.text) & asking) for c in ranked[:8]):
                 continue  # nothing of the asked kind about what was asked: this part stays unanswered
@@ -197,7 +198,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # When the question names documents, the answer comes from its chain of evidence if it can.
             linked = [c for c in fitting if links.get(c.passage.title, 0.0) >= 1.0]
             # A follow-up about what one table row names ("Where is she based?" after Yasmin Farouk): that row.
-            take([row] if subject and row is not None and row.holds else linked or fitting, 1, 0.3, covered=True)
+            one_row = bool(subject) and row is not None and row.holds
+            take([row] if one_row and row is not None else linked or fitting, 1, 0.3, covered=True)
         everything: list[Candidate] = []  # every sentence, best first for the question (not for a follow-up)
         if subject:
             ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,
@@ -210,7 +212,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # A second sentence stays with the documents the question named.
             ranked = [r for r in ranked if is_named(r.passage.title, named, links)]
         settled = kinds[0] not in (THING, YESNO) and any(_holds(t, kinds[0], question) for t, _ in chosen)
-        if chosen and ranked and len(parts) == 1 and len(chosen) < 2:
+        if chosen and ranked and len(parts) == 1 and len(chosen) < 2 and not one_row:
             # A second sentence only when it matches the question nearly as well as the best one, and
             # says more than the question; once the answer holds what was asked, only from another
             # document (the other half of a bridge).

@@ -33,6 +33,9 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
 # "between April and June", "from July to December", "January-March": whole quarters named by their months.
 _MONTH_RANGE = re.compile(rf"\b({'|'.join(_MONTHS)})\s*(?:-|–|to|and|until|through)\s*({'|'.join(_MONTHS)})\b",
                           re.IGNORECASE)
+_MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b", re.IGNORECASE)
+# A cell that is a date ("2026-09-22"), named by its month (see :func:`named_months`).
+ISO_DATE = re.compile(r"\d{4}-(\d\d)-\d\d")
 _CELL_QUARTER = re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])")
 _WORD = re.compile(r"[\w'’-]+")
 # A short cell is a name ("Priory Library", "Lindqvist Library Systems"); longer ones are free text.
@@ -58,6 +61,16 @@ def named_quarters(question: str) -> dict[str, int]:
         if first % 3 == 0 and last % 3 == 2 and last > first:
             for q in range(first // 3 + 1, last // 3 + 2):
                 found.setdefault(f"q{q}", m.start())
+    return found
+
+
+def named_months(question: str) -> dict[int, int]:
+    """The months a question names (1-12), each with where it names it ("may" only written as a name, "May")."""
+    found: dict[int, int] = {}
+    for m in _MONTH_NAME.finditer(question):
+        word = m.group(0)
+        if word.lower() != "may" or word == "May":
+            found.setdefault(_MONTHS.index(word.lower()) + 1, m.start())
     return found
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from hopgraph.citations import is_tabular
 from hopgraph.policies.answer.evidence import Passage, paragraph_leads, passage_sentences, stem, stems, weights
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
-from hopgraph.policies.answer.row_filter import named_at
+from hopgraph.policies.answer.row_filter import ISO_DATE, named_at, named_months
 from hopgraph.policies.answer.tables import row_record
 from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
 from hopgraph.policies.text import base_title, fold
@@ -242,10 +242,11 @@ def _by_meaning(scored: list[Candidate], question: str) -> list[Candidate]:
     return rescored
 
 
-def named_row(ranked: list[Candidate], text: str) -> Candidate | None:
+def named_row(ranked: list[Candidate], text: str, question: str = "") -> Candidate | None:
     """The one table row with a cell of two words or more that the text names whole ("Where is Yasmin Farouk
     based?" names the staff row "name: Yasmin Farouk; role: ...; site: Coldharbour Depot"), or None when no row or
-    several rows are named so ("Central Library" is the site of many)."""
+    several rows are named so ("Central Library" is the site of many). Of several rows of the name, the one the
+    ``question`` also names by another cell ("their September invoice": the row issued 2026-09-22)."""
     folded = fold(text)
     found: dict[str, Candidate] = {}
     for c in ranked:
@@ -254,4 +255,10 @@ def named_row(ranked: list[Candidate], text: str) -> Candidate | None:
         if any(len(value.split()) >= 2 and value[:1].isupper() and named_at(fold(value), folded) is not None
                for value in row_record(c.text).values()):
             found.setdefault(c.text, c)
+    if len(found) > 1:
+        # Several rows of the name: the one dated in a month the question names ("their September invoice").
+        months = named_months(question or text)
+        found = {t: c for t, c in found.items() if any(
+            (date := ISO_DATE.fullmatch(v.strip())) and int(date.group(1)) in months
+            for v in row_record(c.text).values())}
     return next(iter(found.values())) if len(found) == 1 else None
