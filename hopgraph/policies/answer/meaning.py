@@ -4,7 +4,8 @@ Word overlap misses a sentence that answers in other words ("Who services the va
 Cole Motors" shares two words; "Who leads the team?" / "Omar Haddad leads it" one), and counts a sentence that
 repeats the question's words without answering it. The index's sentence encoder (all-MiniLM-L6-v2 by default)
 places a question near the sentences that answer it, so the policy scores candidate sentences by that closeness
-next to the word overlap (:mod:`hopgraph.policies.answer.select`).
+next to the word overlap (:mod:`hopgraph.policies.answer.select`), and picks the column of a table a question
+asks about when they share no word (:func:`closest_label`).
 
 Only local encoders are used (an embedder behind a network API would make a request per answer); with none, or
 when it fails, every similarity is None and the policy scores by words alone. The question is embedded as a query
@@ -96,3 +97,23 @@ def similarities(question: str, texts: Sequence[str]) -> list[float] | None:
     if any(r is None for r in rows):  # evicted meanwhile by another run: embed them together
         return [float(v) for v in embedder.embed_documents(list(texts)) @ query]
     return [float(np.dot(r, query)) for r in rows if r is not None]
+
+
+# How much closer in meaning one label must be than the next for it to be taken: clearly, not by a hair.
+CLEAR_MARGIN = 0.05
+
+
+def closest_label(question: str, labels: Sequence[str]) -> int | None:
+    """The index of the label (a column header, a field name) closest in meaning to the question, when it is
+    clearly closer than every other (by ``CLEAR_MARGIN``); None without a local encoder or a clear winner.
+
+    For the wording a question and a table do not share: "how many items did Tanners lend" asks for ``loans``,
+    "what number do I ring" for ``Telephone``."""
+    if len(labels) < 2:
+        return None
+    sims = similarities(question, list(labels))
+    if not sims:
+        return None
+    order = sorted(range(len(labels)), key=lambda i: -sims[i])
+    return order[0] if sims[order[0]] - sims[order[1]] >= CLEAR_MARGIN else None
+

@@ -4,7 +4,8 @@ question asks about, and the table and rows it names.
 A row is spelled out "Column: value; ..." by :mod:`hopgraph.policies.answer.evidence`. The column a question asks
 about is the numeric column whose header shares the most words with it (of two alike, the one it names more of,
 then a money column for "how much" and a count for "how many"; a money column such as "Amount EUR" when it names
-none); its rows are those meeting every cell the question names (:mod:`hopgraph.policies.answer.row_filter`).
+none, else the header clearly closest to it in meaning); its rows are those meeting every cell the question names
+(:mod:`hopgraph.policies.answer.row_filter`).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import re
 from dataclasses import dataclass
 
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.meaning import closest_label
 from hopgraph.policies.answer.row_filter import named_rows
-from hopgraph.policies.text import fold
+from hopgraph.policies.text import fold, terms
 
 Record = tuple[dict[str, str], str, Passage]  # column -> cell, the row as written, its passage
 
@@ -86,7 +88,27 @@ def asked_column(records: list[dict[str, str]], question: str) -> str | None:
             return next(c for c in tied if c not in money_tied)
         return None
     money = [c for c in numeric if MONEY.search(header_words(c))]
-    return money[0] if len(money) == 1 and scored[0][0] == 0 else None
+    if len(money) == 1:
+        return money[0]
+    # No header shares a word with the question: the one clearly closest in meaning to what it asks ("how many
+    # items did Tanners Library lend in Q1" -> "items lend" -> loans).
+    asking = asking_words(question)
+    closest = closest_label(asking, [header_words(c) for c in numeric]) if asking else None
+    return numeric[closest] if closest is not None else None
+
+
+# Words that say which rows or how to combine them, not which column: quarters, halves, totals.
+_ROW_WORDS = frozenset({"first", "second", "third", "fourth", "last", "half", "quarter", "quarters", "year", "years",
+                        "month", "months", "total", "combined", "average", "altogether", "sum", "per", "each",
+                        "q1", "q2", "q3", "q4", "h1", "h2"})
+
+
+def asking_words(question: str) -> str:
+    """The words a question asks with, without the names and figures that pick rows ("How many grumbles did
+    Northfield receive in the first half?" -> "grumbles receive")."""
+    words = question.rstrip("?").split()[1:]
+    kept = " ".join(w for w in words if not w[:1].isupper() and not any(c.isdigit() for c in w))
+    return " ".join(t for t in terms(kept) if t not in _ROW_WORDS and t not in NUMBER_WORDS)
 
 
 @dataclass
