@@ -12,7 +12,8 @@ def _wordset(text: str) -> frozenset[str]:
 
 
 _WORD = re.compile(r"\w+(?:['’]\w+)*", re.UNICODE)
-_SENT = re.compile(r"(?<=[.!?;])\s+(?=[A-Z0-9\"'(])")
+# A sentence may open with Markdown emphasis ("... in August. **Action:** Lucia Brandt to ...").
+_SENT = re.compile(r"(?<=[.!?;])\s+(?=[*_]{0,2}[A-Z0-9\"'(])")
 _QUOTED = re.compile(r"[\"“]([^\"”]{2,80})[\"”]")
 # A run of capitalized words (or numbers inside them), allowing short lowercase joiners.
 _SPAN_TOKEN = re.compile(r"[\w][\w'’.\-&]*", re.UNICODE)

@@ -38,6 +38,7 @@ from hopgraph.policies.answer.evidence import (
     tidy_question,
 )
 from hopgraph.policies.answer.prune import prune
+from hopgraph.policies.answer.records import record_answer
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import base_title, entity_spans, fold, terms
@@ -65,8 +66,10 @@ def _anchors(question: str) -> list[str]:
     found = [m.group() for m in CODE.finditer(question)]
     # A name the question opens with counts when it is a full name ("Little Caesars and Pizza Hut ..."); a
     # year or decade ("the 1950s") is no name.
+    # The first word of a later sentence is no name either ("... the upgrade. What's that person's job title?").
     found += [span for span, pos in entity_spans(question)
-              if (pos > 0 or name_like(span)) and len(span) > 2 and not re.fullmatch(r"\d+s?", span)]
+              if ((pos > 0 and not question[:pos].rstrip().endswith((".", "?", "!"))) or name_like(span))
+              and len(span) > 2 and not re.fullmatch(r"\d+s?", span)]
     return found
 
 
@@ -152,7 +155,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                                 only_round=first), 1, 0.3)
         # The later parts were searched for, with the bridge, in the last round.
         for part, kind in zip(parts[1:], kinds[1:], strict=True):
-            looked_up = lookup_row(f"{part} {bridge}", state.passages)
+            looked_up = lookup_row(f"{part} {bridge}", state.passages) or record_answer(part, bridge, state.passages)
             if looked_up is not None and looked_up[1] not in used:
                 # "..., and how many loans did it issue in Q1?": the table row the bridge and the part name.
                 chosen.append((looked_up[1], looked_up[2]))
@@ -316,6 +319,10 @@ def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) ->
     evidence = find_bridge_evidence(state, question)
     if evidence is None or evidence[0] != bridge:
         return []
+    record = record_answer(question, bridge, state.passages, skip=evidence[1])
+    if record is not None:
+        # The bridge's record in a list or directory, with the field the question asks of it.
+        return [(evidence[1], evidence[2]), (record[1], record[2])]
     key = fold(bridge)
     # The bridge's own document, or a passage the hop found that names the bridge.
     own = [p for p in state.passages if p.ref != evidence[2].ref and p.title != evidence[2].title

@@ -136,9 +136,22 @@ _SCENE = re.compile(r"^(?:while|after|before|since|once|if|although|though|becau
                     re.IGNORECASE)
 
 
+# "Somebody was told to chase the Wi-Fi upgrade. What's that person's job title?": a statement that describes
+# something, then a question that points back at it.
+_STATEMENT_THEN_QUESTION = re.compile(r"^\s*([^?]+?[.!])\s+([A-Z][^.!?]*\?)\s*$", re.DOTALL)
+_POINTS_BACK = re.compile(r"\b(?:(?:that|this|those|these)\s+[a-z]+|he|she|him|her|his|they|them|their|there)\b",
+                          re.IGNORECASE)
+_WH_START = re.compile(r"^\s*(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+
+
 def _pieces(question: str) -> list[str]:
     """The question cut where a new question word starts a part, a leading clause that only sets the scene
-    moved after the question it belongs to and joined with it ("How long ... off, when the kiosk jammed")."""
+    moved after the question it belongs to and joined with it ("How long ... off, when the kiosk jammed"); a
+    statement that describes what a following question points back at is the first part ("Somebody was told to
+    chase the upgrade." + "What's that person's job title?")."""
+    told = _STATEMENT_THEN_QUESTION.match(question)
+    if told and not _WH_START.match(told.group(1)) and _POINTS_BACK.search(told.group(2)):
+        return [told.group(1).strip(" .!"), *_pieces(told.group(2))]
     pieces = [m for m in _SPLIT.split(question) if m and m.strip(" ,;?")]
     if len(pieces) > 1 and _SCENE.match(pieces[0].strip()):
         scene, main = pieces[0].strip(" ,;?"), pieces[1].strip(" ,;?")

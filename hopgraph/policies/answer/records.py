@@ -1,0 +1,62 @@
+"""The record of a named thing in a table, and whether it holds the field a question asks of it.
+
+A name found on the way to an answer (a bridge: "Gideon Marsh", "Tanners Library") usually has a record in a list
+or a directory: the one row of a table one of whose cells is that name ("name: Gideon Marsh; role: Digital
+Services Officer; ..."). The question asks for one of the row's other fields: the column whose header shares a
+word with what the question asks, else the header clearly closest to it in meaning ("job title" -> role, "what
+number do I ring" -> Telephone, see :func:`hopgraph.policies.answer.meaning.closest_label`). Such a row is the
+answer, quoted whole and cited. A table where several rows carry the name (a site's staff, a branch's quarters)
+holds no one record of it.
+"""
+
+from __future__ import annotations
+
+from hopgraph.policies.answer.evidence import Passage, stems
+from hopgraph.policies.answer.meaning import closest_label
+from hopgraph.policies.answer.tables import Record, asking_words, header_words, table_records
+from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind
+from hopgraph.policies.text import fold
+
+
+def records_of(name: str, passages: list[Passage]) -> list[tuple[Record, str]]:
+    """(record, the column holding the name) for each table in which exactly one row has the name as a cell."""
+    key = fold(name).strip()
+    if not key:
+        return []
+    by_table: dict[str, list[tuple[Record, str]]] = {}
+    for record in table_records(passages):
+        cells, _, passage = record
+        column = next((c for c, v in cells.items() if fold(v).strip() == key), None)
+        if column is not None:
+            by_table.setdefault(passage.source or passage.title, []).append((record, column))
+    return [rows[0] for rows in by_table.values() if len(rows) == 1]
+
+
+def asked_field(question: str, cells: dict[str, str], name_column: str) -> str | None:
+    """The field of the record the question asks for (see the module text), or None. A question that asks for a
+    date, a place, a person or an amount takes only a field whose value is one ("by when ...?" is not answered
+    by a contact's name)."""
+    kind = asked_kind(question)
+    fields = [c for c in cells if c != name_column and cells[c].strip()
+              and (kind in (THING, YESNO) or holds_kind(cells[c], kind, question))]
+    asking = asking_words(question)
+    if not fields or not asking:
+        return None
+    want = stems(asking)
+    shared = [(len(stems(header_words(c)) & want), c) for c in fields]
+    best = max(n for n, _ in shared)
+    if best > 0:
+        top = [c for n, c in shared if n == best]
+        return top[0] if len(top) == 1 else None
+    closest = closest_label(asking, [header_words(c) for c in fields])
+    return fields[closest] if closest is not None else None
+
+
+def record_answer(question: str, name: str, passages: list[Passage], skip: str = "") -> Record | None:
+    """The record of ``name`` that holds a field the question asks for; of several, the best-ranked one.
+    ``skip``: a row not to take (the sentence the name was found in)."""
+    found = [(record, column) for record, column in records_of(name, passages) if record[1] != skip]
+    for record, column in sorted(found, key=lambda f: (f[0][2].round, f[0][2].rank)):
+        if asked_field(question, record[0], column) is not None:
+            return record
+    return None
