@@ -89,6 +89,12 @@ def test_a_name_has_a_record_where_one_row_carries_it() -> None:
     # The field asked by a word of its header, or by meaning when no header shares one.
     assert asked_field("Where is her base?", cells, column) == "base"
     assert asked_field("What's that person's job title?", cells, column) == "role"
+    # A question asking for a place or a date takes a field that holds one, judged with its header.
+    site = {"Site": "Quayside Annexe", "Town": "Porthcove", "Opened": "2019-03-04", "Manager": "Lucia Brandt"}
+    assert asked_field("Which town is it in?", site, "Site") == "Town"
+    assert asked_field("When did it open?", site, "Site") == "Opened"
+    assert asked_field("By when must we give notice?", {"Supplier": "Vale Print", "Contact": "Ada Ross"},
+                       "Supplier") is None
     found = record_answer("What's that person's job title?", "Lucia Brandt", passages)
     assert found is not None and found[1] == row
     assert record_answer("What's that person's job title?", "Nobody Here", passages) is None

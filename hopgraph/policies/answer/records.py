@@ -38,7 +38,7 @@ def asked_field(question: str, cells: dict[str, str], name_column: str) -> str |
     by a contact's name)."""
     kind = asked_kind(question)
     fields = [c for c in cells if c != name_column and cells[c].strip()
-              and (kind in (THING, YESNO) or holds_kind(cells[c], kind, question))]
+              and (kind in (THING, YESNO) or holds_kind(f"{c}: {cells[c]}", kind, question))]
     asking = asking_words(question)
     if not fields or not asking:
         return None
