@@ -38,7 +38,7 @@ from hopgraph.policies.answer.evidence import (
     tidy_question,
 )
 from hopgraph.policies.answer.prune import prune
-from hopgraph.policies.answer.records import record_answer
+from hopgraph.policies.answer.records import opens_with, record_answer
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import base_title, entity_spans, fold, terms
@@ -202,7 +202,10 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             linked = [c for c in fitting if links.get(c.passage.title, 0.0) >= 1.0]
             # A follow-up about what one table row names ("Where is she based?" after Yasmin Farouk): that row.
             one_row = bool(subject) and row is not None and row.holds
-            take([row] if one_row and row is not None else linked or fitting, 1, 0.3, covered=True)
+            # A follow-up's answer from the sentence that is about its subject (opens with it: "Millbrook bakery:
+            # 12 Canal Street, Leeds." for "And where is it?"), before one that only mentions it.
+            own = [c for c in fitting[:8] if c.holds and opens_with(c.text, subject)] if subject else []
+            take([row] if one_row and row is not None else own or linked or fitting, 1, 0.3, covered=True)
         everything: list[Candidate] = []  # every sentence, best first for the question (not for a follow-up)
         if subject:
             ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from hopgraph.policies.answer.evidence import Passage, stems
 from hopgraph.policies.answer.meaning import closest_label
-from hopgraph.policies.answer.tables import Record, asking_words, header_words, table_records
+from hopgraph.policies.answer.tables import Record, asking_words, header_words, row_record, table_records
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind
 from hopgraph.policies.text import fold
 
@@ -60,3 +60,16 @@ def record_answer(question: str, name: str, passages: list[Passage], skip: str =
         if asked_field(question, record[0], column) is not None:
             return record
     return None
+
+
+def opens_with(sentence: str, name: str) -> bool:
+    """The sentence is about ``name``: it opens with it ("Millbrook bakery: 12 Canal Street, Leeds."), or it is a
+    table row whose first cell is it."""
+    key, text = fold(name).strip(), fold(sentence)
+    if not key:
+        return False
+    if text.startswith(key) and not text[len(key):len(key) + 1].isalnum():
+        return True
+    first = next(iter(row_record(sentence).values()), "") if ":" in sentence else ""
+    return fold(first).strip() == key
+
