@@ -146,7 +146,8 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
                 continue
             relevance = max(1.0, shared - TITLE_WORDS * len(got & want & titled))
             found_regions = regions(sentence, state.question) if place else ()
-            for span, pos in entities(sentence, state.question) + found_regions:
+            named_titles = _titles_named(sentence, titles, p.title, question, focus)
+            for span, pos in [*entities(sentence, state.question), *found_regions, *named_titles]:
                 score = float(relevance) - 0.05 * p.rank + anchor
                 before = sentence[max(0, pos - 40):pos]
                 linked = titles.get(fold(span))
@@ -179,6 +180,29 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     # Ties keep the order met (the first, as before).
     found.sort(key=lambda f: (-f[0], f[1]))
     return [(f[0], f[2], f[3], f[4]) for f in found]
+
+
+def _titles_named(sentence: str, titles: dict[str, str], own: str, question: str,
+                  kind: set[str]) -> list[tuple[str, int]]:
+    """Other found documents of the kind the question asks for ("which procedure ...") that the sentence names by
+    the words of their title in lower case, in any order ("was reset following the breaker reset procedure" names
+    "procedure breaker reset"), as (title, where its first word is): a link to follow like a name. Titles of two
+    words or more that the question does not name."""
+    if not kind:
+        return []
+    got = stems(sentence)
+    out = []
+    for key, title in titles.items():
+        wanted = stems(key)
+        if title == own or len(wanted) < 2 or not wanted <= got or not wanted & kind or key in question:
+            continue
+        # Each word of the title in lower case in the sentence: a description of the document, not a name of
+        # something else ("a residential hall in Australian National University" does not name "University Hall").
+        at = [m.start() for w in key.split() if (m := re.search(rf"\b{re.escape(w.lower())}", sentence))]
+        if len(at) < len(key.split()):
+            continue
+        out.append((base_title(title), min(at)))
+    return out
 
 
 # "published by an independent ... house", "played for an NFL team": a verb and a preposition the

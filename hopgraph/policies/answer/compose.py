@@ -40,6 +40,7 @@ from hopgraph.policies.answer.evidence import (
 from hopgraph.policies.answer.prune import prune
 from hopgraph.policies.answer.records import opens_with, record_answer
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
+from hopgraph.policies.answer.steps import step_sentence
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import base_title, entity_spans, fold, terms
 
@@ -155,6 +156,14 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                                 only_round=first), 1, 0.3)
         # The later parts were searched for, with the bridge, in the last round.
         for part, kind in zip(parts[1:], kinds[1:], strict=True):
+            # "..., and what is its first step?": that item of the numbered list of the document reached.
+            reached = sorted((p for p in state.passages if last_round in p.ranks),
+                             key=lambda p: (not _is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
+            step = step_sentence(part, reached)
+            if step is not None and step[0] not in used:
+                chosen.append(step)
+                used.add(step[0])
+                continue
             looked_up = lookup_row(f"{part} {bridge}", state.passages) or record_answer(part, bridge, state.passages)
             if looked_up is not None and looked_up[1] not in used:
                 # "..., and how many loans did it issue in Q1?": the table row the bridge and the part name.
