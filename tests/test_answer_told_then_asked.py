@@ -108,3 +108,18 @@ def test_the_person_described_then_their_record(folder: tuple[Any, list[str]]) -
     answer = str(run(question, context=context)["answer"])
     assert "Lucia Brandt" in answer and "Compliance Manager" in answer, answer
     assert "Finance Officer" not in answer and "Tenant Liaison Officer" not in answer
+
+
+def test_a_record_reached_through_a_name_another_record_gives() -> None:
+    vehicles = Passage(ref="S1", title="vehicles", kind="csv", source="vehicles.csv", rank=1, round=1,
+                       text="asset: V-7\nmake: Iveco Daily\nsite: Quayside Annexe\n\n"
+                            "asset: V-9\nmake: Ford Transit\nsite: Wharfside House")
+    sites = Passage(ref="S2", title="sites", kind="md", source="sites.md", rank=2, round=1,
+                    text="| Site | Town | Manager |\n|---|---|---|\n| Quayside Annexe | Porthcove | Lucia Brandt |\n"
+                         "| Wharfside House | Kenmare | Nadia Okafor |")
+    found = record_answer("in which town is it kept?", "V-7", [vehicles, sites])
+    assert found is not None and found[1].startswith("Site: Quayside Annexe; Town: Porthcove"), found
+    # One hop only: the vehicle's own row, whose site is the field closest in meaning (no header says "town").
+    own = record_answer("in which town is it kept?", "V-7", [vehicles, sites], hops=1)
+    assert own is not None and own[1].startswith("asset: V-7")
+

@@ -164,7 +164,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 chosen.append(step)
                 used.add(step[0])
                 continue
-            looked_up = lookup_row(f"{part} {bridge}", state.passages) or record_answer(part, bridge, state.passages)
+            looked_up = lookup_row(f"{part} {bridge}", state.passages) or record_answer(part, bridge, state.passages,
+                                                                                        skip=used)
             if looked_up is not None and looked_up[1] not in used:
                 # "..., and how many loans did it issue in Q1?": the table row the bridge and the part name.
                 chosen.append((looked_up[1], looked_up[2]))
@@ -331,7 +332,7 @@ def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) ->
     evidence = find_bridge_evidence(state, question)
     if evidence is None or evidence[0] != bridge:
         return []
-    record = record_answer(question, bridge, state.passages, skip=evidence[1])
+    record = record_answer(question, bridge, state.passages, skip={evidence[1]})
     if record is not None:
         # The bridge's record in a list or directory, with the field the question asks of it.
         return [(evidence[1], evidence[2]), (record[1], record[2])]

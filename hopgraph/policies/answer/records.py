@@ -11,6 +11,8 @@ holds no one record of it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from hopgraph.policies.answer.evidence import Passage, stems
 from hopgraph.policies.answer.meaning import closest_label
 from hopgraph.policies.answer.tables import Record, asking_words, header_words, row_record, table_records
@@ -32,7 +34,7 @@ def records_of(name: str, passages: list[Passage]) -> list[tuple[Record, str]]:
     return [rows[0] for rows in by_table.values() if len(rows) == 1]
 
 
-def asked_field(question: str, cells: dict[str, str], name_column: str) -> str | None:
+def asked_field(question: str, cells: dict[str, str], name_column: str, by_meaning: bool = True) -> str | None:
     """The field of the record the question asks for (see the module text), or None. A question that asks for a
     date, a place, a person or an amount takes only a field whose value is one ("by when ...?" is not answered
     by a contact's name)."""
@@ -48,17 +50,40 @@ def asked_field(question: str, cells: dict[str, str], name_column: str) -> str |
     if best > 0:
         top = [c for n, c in shared if n == best]
         return top[0] if len(top) == 1 else None
+    if not by_meaning:
+        return None
     closest = closest_label(asking, [header_words(c) for c in fields])
     return fields[closest] if closest is not None else None
 
 
-def record_answer(question: str, name: str, passages: list[Passage], skip: str = "") -> Record | None:
+def record_answer(question: str, name: str, passages: list[Passage], skip: Collection[str] = (),
+                  hops: int = 2) -> Record | None:
     """The record of ``name`` that holds a field the question asks for; of several, the best-ranked one.
-    ``skip``: a row not to take (the sentence the name was found in)."""
-    found = [(record, column) for record, column in records_of(name, passages) if record[1] != skip]
-    for record, column in sorted(found, key=lambda f: (f[0][2].round, f[0][2].rank)):
-        if asked_field(question, record[0], column) is not None:
+    Else, within ``hops``, the record of a name that record gives ("ML-2" -> its site "Coldharbour Depot" -> the
+    depot's row in the site directory, for "in which town is it kept?"). ``skip``: rows not to take (those the
+    answer already quotes)."""
+    # A field the question names by a word, in this record or the next, before one only close in meaning ("in
+    # which town is it kept?": the depot's Town, not the vehicle's site).
+    for by_meaning in (False, True):
+        found = _record_answer(question, name, passages, skip, hops, by_meaning)
+        if found is not None:
+            return found
+    return None
+
+
+def _record_answer(question: str, name: str, passages: list[Passage], skip: Collection[str], hops: int,
+                   by_meaning: bool) -> Record | None:
+    found = sorted(records_of(name, passages), key=lambda f: (f[0][2].round, f[0][2].rank))
+    for record, column in found:
+        if record[1] not in skip and asked_field(question, record[0], column, by_meaning) is not None:
             return record
+    if hops > 1:
+        for (cells, row, _), column in found:
+            for field, value in cells.items():
+                if field != column and len(value.split()) >= 2 and value[:1].isupper() and fold(value) != fold(name):
+                    further = _record_answer(question, value, passages, {*skip, row}, hops - 1, by_meaning)
+                    if further is not None:
+                        return further
     return None
 
 
