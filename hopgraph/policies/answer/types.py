@@ -35,6 +35,8 @@ _FREQUENCY = re.compile(rf"\b(?:every|each|per|a|an)\s+(?:(?:\d[\d.,]*|other|{_N
 _LENGTH = re.compile(rf"(?:\d|\b(?:{_NUMBER_WORDS}|a|an|half an?)\b)[\d.,]*\s*(?:-\s*)?(?:{_UNITS_OF_TIME}|"
                      r"(?:milli|centi|kilo)?met(?:er|re)s?|mm|cm|km|m|miles?|feet|foot|ft|inch(?:es)?|yards?)\b",
                      re.IGNORECASE)
+_CLOCK = re.compile(r"\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|\b(?:noon|midday|midnight)\b",
+                    re.IGNORECASE)
 _CAUSE = re.compile(r"\b(?:because|due to|caused|causes|cause was|root cause|traced|owing to|result of|"
                     r"as a result|led to|leads to|reason|after|since|so|failed|failure|broke|expired|outdated)\b",
                     re.IGNORECASE)
@@ -97,6 +99,8 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         return bool(_CAUSE.search(sentence))
     if kind == DATE:
         q = fold(question)
+        if re.search(r"\bwhat time\b", q):
+            return bool(_CLOCK.search(sentence))  # a time of day, not any date
         return any(fold(m.group()) not in q for m in _DATE.finditer(sentence))
     if kind == AMOUNT:
         q = fold(question)
