@@ -18,7 +18,8 @@ from hopgraph.api import run
 from hopgraph.config import Context
 from hopgraph.index.factory import close_backend, open_backend
 from hopgraph.index.ingest import ingest_paths
-from hopgraph.policies.answer.compose import NOT_FOUND, asked_subject, asked_thing
+from hopgraph.policies.answer.asked import asked_subject, asked_thing
+from hopgraph.policies.answer.compose import NOT_FOUND
 from hopgraph.policies.answer.types import DATE, holds_kind
 
 DIRECTORY = """# Office directory

@@ -17,7 +17,8 @@ from hopgraph.api import run
 from hopgraph.config import Context
 from hopgraph.index.factory import close_backend, open_backend
 from hopgraph.index.ingest import ingest_paths
-from hopgraph.policies.answer.compose import NOT_FOUND, asked_subject
+from hopgraph.policies.answer.asked import asked_subject
+from hopgraph.policies.answer.compose import NOT_FOUND
 
 PLANS = """# Harrow Street building plans
 
