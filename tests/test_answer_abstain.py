@@ -10,17 +10,13 @@ embedded index and asked through the graph with the built-in answer policy.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from hopgraph.api import run
-from hopgraph.config import Context
-from hopgraph.index.factory import close_backend, open_backend
-from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.asked import asked_subject, asked_thing
 from hopgraph.policies.answer.compose import NOT_FOUND
 from hopgraph.policies.answer.types import DATE, holds_kind
+from tests.support.folders import Folder, ask, ingested, write_files
 
 DIRECTORY = """# Office directory
 
@@ -47,25 +43,12 @@ book the contractor.
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    docs = tmp_path_factory.mktemp("offices") / "admin"
-    docs.mkdir()
-    (docs / "office-directory.md").write_text(DIRECTORY)
-    (docs / "office-costs-2026.md").write_text(COSTS)
-    (docs / "managers-meeting-2026-05-04.md").write_text(MINUTES)
-    index_dir = str(tmp_path_factory.mktemp("offices-index"))
-    backend = open_backend(index_dir=index_dir)
-    try:
-        ingest_paths(backend, [docs], container="admin", progress=False)
-        yield backend, ["admin"]
-    finally:
-        close_backend(index_dir=index_dir)
-
-
-def _answer(folder: tuple[Any, list[str]], question: str) -> str:
-    backend, containers = folder
-    context = Context(mode="answer", model="builtin", backend=backend, containers=containers)
-    return str(run(question, context=context)["answer"])
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("offices"), {
+        "admin/office-directory.md": DIRECTORY, "admin/office-costs-2026.md": COSTS,
+        "admin/managers-meeting-2026-05-04.md": MINUTES})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
 
 
 def test_what_a_question_names_as_asked() -> None:
@@ -88,8 +71,8 @@ def test_what_a_question_names_as_asked() -> None:
     "What is the email address of the Kestrel office?",
     "What time does the Kestrel office open on Sundays?",
 ])
-def test_unanswered_questions_are_not_found(folder: tuple[Any, list[str]], question: str) -> None:
-    answer = _answer(folder, question)
+def test_unanswered_questions_are_not_found(folder: Folder, question: str) -> None:
+    answer = str(ask(folder, question)["answer"])
     assert answer.startswith(NOT_FOUND[:-1]), answer
     assert "admin" in answer
 
@@ -98,6 +81,6 @@ def test_unanswered_questions_are_not_found(folder: tuple[Any, list[str]], quest
     ("What is the telephone number of the Kestrel office?", "01632 970 221"),
     ("Who will book the contractor for the fire doors?", "Rosa Quirke"),
 ])
-def test_their_answered_counterparts(folder: tuple[Any, list[str]], question: str, fact: str) -> None:
-    answer = _answer(folder, question)
+def test_their_answered_counterparts(folder: Folder, question: str, fact: str) -> None:
+    answer = str(ask(folder, question)["answer"])
     assert fact in answer, answer

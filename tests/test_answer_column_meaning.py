@@ -9,18 +9,13 @@ policy (run_python computes the sum).
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from hopgraph.api import run
-from hopgraph.config import Context
-from hopgraph.index.factory import close_backend, open_backend
-from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.meaning import closest_label
 from hopgraph.policies.answer.tables import asked_column
+from tests.support.folders import Folder, ask, csv_text, ingested, write_files
 
 COLUMNS = ["admissions", "refunds", "complaints", "staff_hours"]
 ROWS = [
@@ -34,23 +29,13 @@ ROWS = [
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    docs = tmp_path_factory.mktemp("leisure") / "centres"
-    docs.mkdir()
-    with (docs / "leisure-centres-2026.csv").open("w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(["centre", "quarter", *COLUMNS])
-        out.writerows(ROWS)
-    (docs / "opening-times.md").write_text(
-        "# Opening times\n\nNorthfield Leisure Centre opens at 06:30 on weekdays and 08:00 at weekends. "
-        "Southmead Leisure Centre opens at 07:00 every day.\n")
-    index_dir = str(tmp_path_factory.mktemp("leisure-index"))
-    backend = open_backend(index_dir=index_dir)
-    try:
-        ingest_paths(backend, [docs], container="centres", progress=False)
-        yield backend, ["centres"]
-    finally:
-        close_backend(index_dir=index_dir)
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("leisure"), {
+        "centres/leisure-centres-2026.csv": csv_text(["centre", "quarter", *COLUMNS], ROWS),
+        "centres/opening-times.md": ("# Opening times\n\nNorthfield Leisure Centre opens at 06:30 on weekdays and "
+                                     "08:00 at weekends. Southmead Leisure Centre opens at 07:00 every day.\n")})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
 
 
 def test_the_clearly_closest_header_is_picked_and_no_other() -> None:
@@ -65,10 +50,8 @@ def test_the_clearly_closest_header_is_picked_and_no_other() -> None:
     assert asked_column(records, "How many staff hours did Southmead log in Q1?") == "staff_hours"
 
 
-def test_a_sum_over_the_column_the_question_means(folder: tuple[Any, list[str]]) -> None:
-    backend, containers = folder
-    context = Context(mode="answer", model="builtin", backend=backend, containers=containers)
-    result = run("How many grumbles did Northfield receive in total in the first half of the year?", context=context)
+def test_a_sum_over_the_column_the_question_means(folder: Folder) -> None:
+    result = ask(folder, "How many grumbles did Northfield receive in total in the first half of the year?")
     answer = result["answer"]
     calls = [c["name"] for t in result.get("trace") or [] for c in t.get("tool_calls") or []]
     assert "run_python" in calls

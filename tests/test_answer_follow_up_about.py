@@ -9,16 +9,12 @@ built-in answer policy on one thread.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from hopgraph.api import run
-from hopgraph.config import Context
-from hopgraph.index.factory import close_backend, open_backend
-from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.records import opens_with
+from tests.support.folders import Folder, ask, ingested, write_files
 
 SITES = """# Our bakeries
 
@@ -36,18 +32,11 @@ vans leave at 6:00 and are back by noon.
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    docs = tmp_path_factory.mktemp("bakeries") / "ops"
-    docs.mkdir()
-    (docs / "bakeries.md").write_text(SITES)
-    (docs / "delivery-vans.md").write_text(VANS)
-    index_dir = str(tmp_path_factory.mktemp("bakeries-index"))
-    backend = open_backend(index_dir=index_dir)
-    try:
-        ingest_paths(backend, [docs], container="ops", progress=False)
-        yield backend, ["ops"]
-    finally:
-        close_backend(index_dir=index_dir)
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("bakeries"), {
+        "ops/bakeries.md": SITES, "ops/delivery-vans.md": VANS})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
 
 
 def test_a_sentence_is_about_what_it_opens_with() -> None:
@@ -57,12 +46,10 @@ def test_a_sentence_is_about_what_it_opens_with() -> None:
     assert not opens_with("Harrowgate Road is closed.", "Harrow")
 
 
-def test_the_follow_up_quotes_the_sentence_about_the_subject(folder: tuple[Any, list[str]]) -> None:
-    backend, containers = folder
-    context = Context(mode="answer", model="builtin", backend=backend, containers=containers)
+def test_the_follow_up_quotes_the_sentence_about_the_subject(folder: Folder) -> None:
     saver = InMemorySaver()
-    first = run("Who is the site manager of the Harrow bakery?", context=context, thread_id="t", checkpointer=saver)
+    first = ask(folder, "Who is the site manager of the Harrow bakery?", thread_id="t", checkpointer=saver)
     assert "Odile Marchetti" in first["answer"]
-    answer = run("And where is it?", context=context, thread_id="t", checkpointer=saver)["answer"]
+    answer = ask(folder, "And where is it?", thread_id="t", checkpointer=saver)["answer"]
     assert "5 Mill Lane, Bristol" in answer, answer
     assert "Thyme vans" not in answer

@@ -9,20 +9,15 @@ the built-in answer policy on one thread.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
-from hopgraph.api import run
-from hopgraph.config import Context
-from hopgraph.index.factory import close_backend, open_backend
-from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.row_filter import named_months
 from hopgraph.policies.text import entity_spans
 from hopgraph.tools.rewrite_query import is_follow_up
+from tests.support.folders import Folder, ask, csv_text, ingested, write_files
 
 FUND = """# Book fund 2026-27
 
@@ -45,23 +40,13 @@ INVOICES = [
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    docs = tmp_path_factory.mktemp("books")
-    (docs / "stock").mkdir()
-    (docs / "finance").mkdir()
-    (docs / "stock" / "book-fund-2026-27.md").write_text(FUND)
-    with (docs / "finance" / "invoices-2026.csv").open("w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(["invoice_no", "supplier", "description", "issued", "amount_gbp", "status"])
-        out.writerows(INVOICES)
-    index_dir = str(tmp_path_factory.mktemp("books-index"))
-    backend = open_backend(index_dir=index_dir)
-    try:
-        for name in ("stock", "finance"):
-            ingest_paths(backend, [docs / name], container=name, progress=False)
-        yield backend, ["stock", "finance"]
-    finally:
-        close_backend(index_dir=index_dir)
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("books"), {
+        "stock/book-fund-2026-27.md": FUND,
+        "finance/invoices-2026.csv": csv_text(["invoice_no", "supplier", "description", "issued", "amount_gbp",
+                                               "status"], INVOICES)})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
 
 
 def test_a_month_is_no_name_of_its_own() -> None:
@@ -78,14 +63,11 @@ def test_an_ampersand_joins_one_name() -> None:
     assert "Tide Booksellers" not in spans
 
 
-def test_the_follow_up_quotes_the_row_of_the_month_it_names(folder: tuple[Any, list[str]]) -> None:
-    backend, containers = folder
-    context = Context(mode="answer", model="builtin", backend=backend, containers=containers)
+def test_the_follow_up_quotes_the_row_of_the_month_it_names(folder: Folder) -> None:
     saver = InMemorySaver()
-    first = run("Who supplies our children's picture books?", context=context, thread_id="books", checkpointer=saver)
+    first = ask(folder, "Who supplies our children's picture books?", thread_id="books", checkpointer=saver)
     assert "Moss & Tide Booksellers" in first["answer"]
-    result = run("Have we paid their September invoice yet?", context=context, thread_id="books",
-                 checkpointer=saver)
+    result = ask(folder, "Have we paid their September invoice yet?", thread_id="books", checkpointer=saver)
     answer = result["answer"]
     assert "MT-4512" in answer and "Outstanding" in answer, answer
     # Not the supplier's earlier invoices, nor another supplier's September one.

@@ -13,12 +13,9 @@ from typing import Any
 
 import pytest
 
-from hopgraph.api import run
-from hopgraph.config import Context
-from hopgraph.index.factory import close_backend, open_backend
-from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.evidence import split_question
 from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, asked_kind, holds_kind
+from tests.support.folders import Folder, ask, ingested, write_files
 
 INCIDENT = """# Incident report IR-204: passenger lift stuck at Wharf House
 
@@ -49,25 +46,12 @@ The lift was serviced in February 2026 and passed its inspection. The building h
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    docs = tmp_path_factory.mktemp("wharf") / "facilities"
-    docs.mkdir()
-    (docs / "IR-204-lift-stuck.md").write_text(INCIDENT)
-    (docs / "BW-07-lift-entrapment.txt").write_text(PROCEDURE)
-    (docs / "wharf-house-notes.md").write_text(NOTE)
-    index_dir = str(tmp_path_factory.mktemp("wharf-index"))
-    backend = open_backend(index_dir=index_dir)
-    try:
-        ingest_paths(backend, [docs], container="facilities", progress=False)
-        yield backend, ["facilities"]
-    finally:
-        close_backend(index_dir=index_dir)
-
-
-def _ask(folder: tuple[Any, list[str]], question: str) -> dict[str, Any]:
-    backend, containers = folder
-    context = Context(mode="answer", model="builtin", backend=backend, containers=containers)
-    return run(question, context=context)
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("wharf"), {
+        "facilities/IR-204-lift-stuck.md": INCIDENT, "facilities/BW-07-lift-entrapment.txt": PROCEDURE,
+        "facilities/wharf-house-notes.md": NOTE})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
 
 
 def test_a_scene_setting_clause_is_not_a_part_of_its_own() -> None:
@@ -95,7 +79,7 @@ def test_how_often_wants_a_frequency_and_how_long_a_length() -> None:
 
 
 def test_how_often_after_an_incident_is_answered_from_the_procedure_step(folder: Any) -> None:
-    result = _ask(folder, "While the visitors were stuck in the lift at Wharf House, how often should the warden "
+    result = ask(folder, "While the visitors were stuck in the lift at Wharf House, how often should the warden "
                           "have been calling the control room?")
     assert result["exit_reason"] == "answered"
     assert "every 15 minutes" in result["answer"]
@@ -104,7 +88,7 @@ def test_how_often_after_an_incident_is_answered_from_the_procedure_step(folder:
 
 
 def test_how_long_under_the_procedure_followed(folder: Any) -> None:
-    result = _ask(folder, "When the lift at Wharf House got stuck, how long should the warden have left it switched "
+    result = ask(folder, "When the lift at Wharf House got stuck, how long should the warden have left it switched "
                           "off before turning it on again under the procedure she followed?")
     assert result["exit_reason"] == "answered"
     assert "wait 3 minutes" in result["answer"]

@@ -10,16 +10,12 @@ answer policy.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from hopgraph.api import run
-from hopgraph.config import Context
-from hopgraph.index.factory import close_backend, open_backend
-from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.evidence import Passage
 from hopgraph.policies.answer.steps import asked_step, numbered_items, step_sentence
+from tests.support.folders import Folder, ask, ingested, write_files
 
 REPORT = """# Fault KH-2026-03: boiler locked out at Kelso House
 
@@ -43,19 +39,12 @@ Kelso House has twelve flats over three floors. The boiler room is in the baseme
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    docs = tmp_path_factory.mktemp("kelso") / "estates"
-    docs.mkdir()
-    (docs / "fault-2026-03-boiler.md").write_text(REPORT)
-    (docs / "procedure-boiler-lockout.txt").write_text(PROCEDURE)
-    (docs / "kelso-house-notes.md").write_text(NOTE)
-    index_dir = str(tmp_path_factory.mktemp("kelso-index"))
-    backend = open_backend(index_dir=index_dir)
-    try:
-        ingest_paths(backend, [docs], container="estates", progress=False)
-        yield backend, ["estates"]
-    finally:
-        close_backend(index_dir=index_dir)
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("kelso"), {
+        "estates/fault-2026-03-boiler.md": REPORT, "estates/procedure-boiler-lockout.txt": PROCEDURE,
+        "estates/kelso-house-notes.md": NOTE})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
 
 
 def test_the_step_a_question_asks_for() -> None:
@@ -76,11 +65,9 @@ def test_the_step_a_question_asks_for() -> None:
     assert step_sentence("what is the ninth step?", [whole]) is None
 
 
-def test_the_procedure_a_report_names_then_its_first_step(folder: tuple[Any, list[str]]) -> None:
-    backend, containers = folder
-    context = Context(mode="answer", model="builtin", backend=backend, containers=containers)
+def test_the_procedure_a_report_names_then_its_first_step(folder: Folder) -> None:
     question = "Which procedure was followed after the boiler fault at Kelso House, and what is its first step?"
-    answer = str(run(question, context=context)["answer"])
+    answer = str(ask(folder, question)["answer"])
     assert "boiler lockout procedure" in answer, answer
     assert "Turn the boiler's room thermostat down" in answer, answer
     assert "Press the reset button" not in answer

@@ -9,16 +9,12 @@ and asked through the graph with the built-in answer policy.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from hopgraph.api import run
-from hopgraph.config import Context
-from hopgraph.index.factory import close_backend, open_backend
-from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.asked import asked_subject
 from hopgraph.policies.answer.compose import NOT_FOUND
+from tests.support.folders import Folder, ask, ingested, write_files
 
 PLANS = """# Harrow Street building plans
 
@@ -41,24 +37,11 @@ floors. Cycle racks are behind the car park.
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    docs = tmp_path_factory.mktemp("harrow") / "estates"
-    docs.mkdir()
-    (docs / "building-plans.md").write_text(PLANS)
-    (docs / "visitor-handbook.md").write_text(HANDBOOK)
-    index_dir = str(tmp_path_factory.mktemp("harrow-index"))
-    backend = open_backend(index_dir=index_dir)
-    try:
-        ingest_paths(backend, [docs], container="estates", progress=False)
-        yield backend, ["estates"]
-    finally:
-        close_backend(index_dir=index_dir)
-
-
-def _answer(folder: tuple[Any, list[str]], question: str) -> str:
-    backend, containers = folder
-    context = Context(mode="answer", model="builtin", backend=backend, containers=containers)
-    return str(run(question, context=context)["answer"])
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("harrow"), {
+        "estates/building-plans.md": PLANS, "estates/visitor-handbook.md": HANDBOOK})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
 
 
 def test_the_asked_subject_is_the_head_of_what_the_question_names() -> None:
@@ -71,14 +54,14 @@ def test_the_asked_subject_is_the_head_of_what_the_question_names() -> None:
     assert asked_subject("When is the date of the review?") == set()
 
 
-def test_a_date_for_another_thing_is_no_answer(folder: tuple[Any, list[str]]) -> None:
-    answer = _answer(folder, "When is the refurbishment of the reading room due to be finished?")
+def test_a_date_for_another_thing_is_no_answer(folder: Folder) -> None:
+    answer = str(ask(folder, "When is the refurbishment of the reading room due to be finished?")["answer"])
     assert answer.startswith(NOT_FOUND[:-1]), answer
     assert "estates" in answer
     assert "May" not in answer
 
 
-def test_a_date_for_the_asked_thing_is_still_the_answer(folder: tuple[Any, list[str]]) -> None:
-    answer = _answer(folder, "When is the lobby repainting due to be finished?")
+def test_a_date_for_the_asked_thing_is_still_the_answer(folder: Folder) -> None:
+    answer = str(ask(folder, "When is the lobby repainting due to be finished?")["answer"])
     assert "end of May 2026" in answer, answer
     assert answer.rstrip().endswith("[1].")

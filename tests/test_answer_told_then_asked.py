@@ -9,18 +9,13 @@ with the built-in answer policy.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
-from hopgraph.api import run
-from hopgraph.config import Context
-from hopgraph.index.factory import close_backend, open_backend
-from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.evidence import Passage, split_question
 from hopgraph.policies.answer.records import asked_field, record_answer, records_of
+from tests.support.folders import Folder, ask, csv_text, ingested, write_files
 
 MINUTES = """# Board meeting, 12 May 2026
 
@@ -45,23 +40,14 @@ STAFF = [
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, list[str]]]:
-    docs = tmp_path_factory.mktemp("wharfside") / "office"
-    docs.mkdir()
-    (docs / "board-2026-05-12.md").write_text(MINUTES)
-    with (docs / "staff.csv").open("w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(["staff_id", "name", "role", "base"])
-        out.writerows(STAFF)
-    (docs / "site-note.md").write_text("# Site note\n\nWharfside House has four floors. The Quayside Annexe "
-                                       "holds the archive and two meeting rooms.\n")
-    index_dir = str(tmp_path_factory.mktemp("wharfside-index"))
-    backend = open_backend(index_dir=index_dir)
-    try:
-        ingest_paths(backend, [docs], container="office", progress=False)
-        yield backend, ["office"]
-    finally:
-        close_backend(index_dir=index_dir)
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("wharfside"), {
+        "office/board-2026-05-12.md": MINUTES,
+        "office/staff.csv": csv_text(["staff_id", "name", "role", "base"], STAFF),
+        "office/site-note.md": ("# Site note\n\nWharfside House has four floors. The Quayside Annexe holds the "
+                                "archive and two meeting rooms.\n")})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
 
 
 def test_a_statement_then_a_question_pointing_back_is_two_parts() -> None:
@@ -100,12 +86,10 @@ def test_a_name_has_a_record_where_one_row_carries_it() -> None:
     assert record_answer("What's that person's job title?", "Nobody Here", passages) is None
 
 
-def test_the_person_described_then_their_record(folder: tuple[Any, list[str]]) -> None:
-    backend, containers = folder
-    context = Context(mode="answer", model="builtin", backend=backend, containers=containers)
+def test_the_person_described_then_their_record(folder: Folder) -> None:
     question = ("At the May board meeting somebody was asked to renew the fire certificate. "
                 "What's that person's job title?")
-    answer = str(run(question, context=context)["answer"])
+    answer = str(ask(folder, question)["answer"])
     assert "Lucia Brandt" in answer and "Compliance Manager" in answer, answer
     assert "Finance Officer" not in answer and "Tenant Liaison Officer" not in answer
 
