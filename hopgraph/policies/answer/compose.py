@@ -155,11 +155,11 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         else:
             take(best_sentences(state.passages, stems(parts[0]), question, kinds[0], stems(bridge),
                                 only_round=first), 1, 0.3)
-        # The later parts were searched for, with the bridge, in the last round.
+        # The later parts were searched for, with the bridge, in the last round: its passages, the bridge's own first.
+        reached = sorted((p for p in state.passages if last_round in p.ranks),
+                         key=lambda p: (not _is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
         for part, kind in zip(parts[1:], kinds[1:], strict=True):
             # "..., and what is its first step?": that item of the numbered list of the document reached.
-            reached = sorted((p for p in state.passages if last_round in p.ranks),
-                             key=lambda p: (not _is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
             step = step_sentence(part, reached)
             if step is not None and step[0] not in used:
                 chosen.append(step)

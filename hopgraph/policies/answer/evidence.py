@@ -351,10 +351,16 @@ def paragraph_of(passage: Passage, sentence: str) -> str:
     sentence itself when none does."""
     if is_tabular(passage.kind, passage.source, passage.title):
         return sentence
-    for paragraph in _prose_paragraphs(passage.text):
+    for paragraph in _paragraphs_of(passage.text):
         if any(s == sentence or sentence.endswith(s) for s in paragraph):
             return " ".join(paragraph)
     return sentence
+
+
+@functools.lru_cache(maxsize=4096)
+def _paragraphs_of(text: str) -> tuple[tuple[str, ...], ...]:
+    # Each part of a question checks the same passages again: split each text once.
+    return tuple(tuple(paragraph) for paragraph in _prose_paragraphs(text))
 
 
 def paragraph_leads(passage: Passage) -> list[str]:

@@ -15,7 +15,14 @@ from collections.abc import Collection
 
 from hopgraph.policies.answer.evidence import Passage, stems
 from hopgraph.policies.answer.meaning import closest_label
-from hopgraph.policies.answer.tables import Record, asking_words, header_words, row_record, table_records
+from hopgraph.policies.answer.tables import (
+    Record,
+    asking_words,
+    column_match,
+    header_words,
+    row_record,
+    table_records,
+)
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind
 from hopgraph.policies.text import fold
 
@@ -45,7 +52,7 @@ def asked_field(question: str, cells: dict[str, str], name_column: str, by_meani
     if not fields or not asking:
         return None
     want = stems(asking)
-    shared = [(len(stems(header_words(c)) & want), c) for c in fields]
+    shared = [(column_match(c, want)[0], c) for c in fields]
     best = max(n for n, _ in shared)
     if best > 0:
         top = [c for n, c in shared if n == best]

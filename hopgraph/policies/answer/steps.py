@@ -35,8 +35,6 @@ def numbered_items(text: str) -> list[tuple[int, str]]:
             items.append((int(m.group(1)), m.group(2).strip()))
         elif items and line.startswith((" ", "\t")) and line.strip():
             items[-1] = (items[-1][0], f"{items[-1][1]} {line.strip()}")
-        elif items and not line.strip():
-            continue
     return items
 
 
@@ -54,5 +52,5 @@ def step_sentence(question: str, passages: list[Passage]) -> tuple[str, Passage]
         index = len(items) - 1 if wanted == -1 else wanted - 1
         if 0 <= index < len(items):
             text = items[index][1]
-            return (sentences(text)[0] if sentences(text) else text), p
+            return next(iter(sentences(text)), text), p
     return None
