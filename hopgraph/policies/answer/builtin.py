@@ -112,6 +112,13 @@ def _worth_following(state: AnswerState, question: str, bridge: str) -> bool:
     return bool(bridge_kind(question))
 
 
+def _unseen_words(question: str, passages: list[Passage]) -> str:
+    """The question's content words, as written, that no passage found contains."""
+    seen = set().union(*(stems(p.title + " " + p.text) for p in passages)) if passages else set()
+    words = [w.strip("?,.!;:'\"()") for w in question.split()]
+    return " ".join(dict.fromkeys(w for w in words if stems(w) and not stems(w) & seen))
+
+
 def _hop_query(state: AnswerState, question: str, bridge: str) -> str:
     """The bridge with the question's words that the bridge sentence's document does not already cover."""
     evidence = find_bridge_evidence(state, question)
@@ -231,6 +238,12 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 query = _hop_query(state, question, bridge)
                 if fold(query) not in {fold(q) for q in state.searched}:
                     return [(SEARCH, {"query": query})], ""
+            unseen = _unseen_words(question, state.passages)
+            if (state.passages and len(parts) == 1 and question == state.question and len(unseen.split()) >= 2
+                    and fold(unseen) not in searched):
+                # Words of the question that nothing found contains ("the 3D printer"): what it is about may
+                # sit in a document the whole question did not bring.
+                return [(SEARCH, {"query": unseen})], ""
         calculation = self._calculation(state, question, parts, bridge)
         if calculation is not None and not state.computed and self.run_python:
             return [(RUN_PYTHON, {"code": calculation.code()})], ""

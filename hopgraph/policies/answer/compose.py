@@ -39,7 +39,7 @@ from hopgraph.policies.answer.evidence import (
     tidy_question,
 )
 from hopgraph.policies.answer.prune import prune
-from hopgraph.policies.answer.records import opens_with, record_answer
+from hopgraph.policies.answer.records import opens_with, record_answer, subject_chain
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import step_sentence
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
@@ -183,6 +183,10 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         links = doc_links(question, state.passages, bridge or "") if len(parts) == 1 else {}
         followed = len(parts) == 1 and bool(bridge) and len(state.searched) > 1 and not subject
         found = _bridge_answer(state, question, bridge or "", kinds[0]) if followed else []
+        chain = subject_chain(question, state.passages) if not found and not subject and len(parts) == 1 else None
+        if chain is not None:
+            # The row the question describes names the thing whose record holds the answer.
+            found = [(record[1], record[2]) for record in chain]
         for text, passage in found:
             chosen.append((text, passage))
             used.add(text)

@@ -7,6 +7,10 @@ word with what the question asks, else the header clearly closest to it in meani
 number do I ring" -> Telephone, see :func:`hopgraph.policies.answer.meaning.closest_label`). Such a row is the
 answer, quoted whole and cited. A table where several rows carry the name (a site's staff, a branch's quarters)
 holds no one record of it.
+
+A question may also name its thing only by what one row says of it ("the library's 3D printer"): that row (the
+row whose cells share the most words with the question, more than any other row) names a thing whose record
+holds the asked field ("Brookside Library" -> its Town), see :func:`subject_chain`.
 """
 
 from __future__ import annotations
@@ -91,6 +95,35 @@ def _record_answer(question: str, name: str, passages: list[Passage], skip: Coll
                     further = _record_answer(question, value, passages, {*skip, row}, hops - 1, by_meaning)
                     if further is not None:
                         return further
+    return None
+
+
+def subject_chain(question: str, passages: list[Passage]) -> tuple[Record, Record] | None:
+    """(the row the question describes, the record of a name it gives that holds the asked field), or None.
+
+    The described row is the one whose cells (not headers) share the most of the question's words, strictly
+    more than any other row; it must not answer by itself (no field of it is named by the question), and the
+    record reached must not share those words (then it is about the thing itself and answers directly)."""
+    want = stems(question)
+    scored = []
+    for record in table_records(passages):
+        cells = record[0]
+        scored.append((len(stems(" ".join(cells.values())) & want), record))
+    scored.sort(key=lambda t: (-t[0], t[1][2].round, t[1][2].rank))
+    if not scored or scored[0][0] < 1 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    cells, row, _ = scored[0][1]
+    described = stems(" ".join(cells.values())) & want
+    if asked_field(question, cells, "", by_meaning=False) is not None:
+        return None  # the row answers by itself
+    for value in cells.values():
+        if len(value.split()) < 2 or not value[:1].isupper():
+            continue
+        for record, name_column in records_of(value, passages):
+            if record[1] == row or described <= stems(" ".join(record[0].values())):
+                continue
+            if asked_field(question, record[0], name_column, by_meaning=False) is not None:
+                return scored[0][1], record
     return None
 
 
