@@ -15,7 +15,7 @@ import pytest
 
 from hopgraph.policies.answer.asked import asked_subject, asked_thing
 from hopgraph.policies.answer.compose import NOT_FOUND
-from hopgraph.policies.answer.types import DATE, holds_kind
+from hopgraph.policies.answer.types import AMOUNT, DATE, holds_kind
 from tests.support.folders import Folder, ask, ingested, write_files
 
 DIRECTORY = """# Office directory
@@ -65,6 +65,12 @@ def test_what_a_question_names_as_asked() -> None:
     assert holds_kind("The Heron office opens at 8:30 from June.", DATE, asked)
     assert not holds_kind("office: Kestrel office; quarter: Q1; rent: 4200", DATE, asked)
     assert not holds_kind("The meeting was on 4 May 2026.", DATE, asked)
+    # "How many" wants a count: the day and year of a date are none, a plain number (a bare year too) is one.
+    count = "How many visitors did the Heron office have in spring?"
+    assert not holds_kind("On 2 June 2026 the Heron office closed early.", AMOUNT, count)
+    assert not holds_kind("The fire doors were checked on June 9, 2026.", AMOUNT, count)
+    assert holds_kind("On 2 June 2026 the Heron office had 340 visitors.", AMOUNT, count)
+    assert holds_kind("Some 1500 visitors came.", AMOUNT, count)
 
 
 @pytest.mark.parametrize("question", [

@@ -83,8 +83,18 @@ def asked_kind(part: str) -> str:
     return THING
 
 
-def _new_numbers(sentence: str, question: str) -> bool:
+# A calendar date written out ("2 June 2026", "June 2, 2026", "June 2026", "2026-06-02"): no amount. (A bare year
+# stays: "1500" may count people.)
+_CALENDAR_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b(?:,?\s+\d{{4}}\b)?|"
+                            rf"\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s+\d{{4}}\b)?|"
+                            rf"\b(?:{_MONTHS})\s+\d{{4}}\b|\b\d{{4}}-\d\d-\d\d\b", re.IGNORECASE)
+
+
+def _new_numbers(sentence: str, question: str, dates: bool = True) -> bool:
+    """The sentence has a number the question lacks; ``dates``: one inside a calendar date counts too."""
     q = fold(question)
+    if not dates:
+        sentence = _CALENDAR_DATE.sub(" ", sentence)
     for m in re.finditer(rf"\d[\d,.]*|\b(?:{_NUMBER_WORDS})\b", sentence, re.IGNORECASE):
         if fold(m.group()).strip(".,") not in q:
             return True
@@ -109,7 +119,7 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
             return bool(_FREQUENCY.search(sentence))
         if re.search(r"\bhow long\b", q):
             return bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question)
-        return _new_numbers(sentence, question)
+        return _new_numbers(sentence, question, dates=False)
     found = entities(sentence, question)
     if kind == PERSON:
         return any((name_like(span) or _single_name(sentence, span, pos)) and _personal(sentence, span, pos)
