@@ -187,10 +187,6 @@ def test_answer_kinds_of_questions() -> None:
     question = "Who leads the team that builds the firmware?"
     assert not holds_kind("The Firmware team builds the firmware.", PERSON, question)
     assert holds_kind("It is led by Jonas Berg, with Aisha Khan.", PERSON, question)
-    # One capitalized word after "at" or "in" is a place, not a person.
-    assert not holds_kind("The firmware team is based at Eastgate.", PERSON, question)
-    assert not holds_kind("The firmware team moved in Lisbon.", PERSON, question)
-    assert holds_kind("The firmware team is led by Kowalski.", PERSON, question)
     assert not holds_kind('It was shot for "Maximum Overdrive" in 1986.', PERSON, question)  # a title
     assert holds_kind("The cause was a loose door seal.", CAUSE, "What caused the alarm?")
     assert holds_kind("It was fixed on 14 October 2026.", DATE, "When was it fixed?")

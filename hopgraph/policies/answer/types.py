@@ -144,16 +144,11 @@ _NOT_PERSON = frozenset(_NOT_PERSON_WORDS.split())
 _DETERMINER = re.compile(r"\b(?:the|this|that|these|a|an|our|its|their|each|every|any)\s+$", re.IGNORECASE)
 
 
-# "based at Eastgate", "born in Leeds": one capitalized word after these is a place.
-_PLACE_BEFORE = re.compile(r"\b(?:at|in|near|into|inside|outside|across)\s+$", re.IGNORECASE)
-
-
 def _single_name(sentence: str, span: str, pos: int) -> bool:
     """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun
-    after an article ("the Supplier"), not a place after "at" or "in" ("based at Eastgate")."""
-    before = sentence[max(0, pos - 12):pos]
+    after an article ("the Supplier")."""
     return (pos > 0 and span.isalpha() and not span.isupper()
-            and not _DETERMINER.search(before) and not _PLACE_BEFORE.search(before))
+            and not _DETERMINER.search(sentence[max(0, pos - 12):pos]))
 
 
 def _personal(sentence: str, span: str, pos: int) -> bool:
