@@ -54,6 +54,8 @@ def test_the_words_nothing_found_contains() -> None:
     assert _unseen_words("I want to fire some pots in the kiln. Which town should I travel to?", found) == (
         "fire pots kiln travel")
     assert _unseen_words("Which town is Millrace Studio in?", found) == ""
+    # Verb forms and the words of "how long" name nothing to look for.
+    assert _unseen_words("How long was the kiln left turning before it was switched off?", found) == "kiln left"
 
 
 def test_the_described_row_leads_to_the_record_that_answers() -> None:

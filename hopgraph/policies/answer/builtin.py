@@ -112,11 +112,18 @@ def _worth_following(state: AnswerState, question: str, bridge: str) -> bool:
     return bool(bridge_kind(question))
 
 
+# "how long", "how much": words that ask, not what is asked about.
+_ASKING = frozenset({"long", "much", "many", "often", "far", "old", "soon"})
+
+
 def _unseen_words(question: str, passages: list[Passage]) -> str:
-    """The question's content words, as written, that no passage found contains."""
+    """The question's content words, as written, that no passage found contains; verb forms ("turning",
+    "switched") and the words of "how long" / "how much" left out, as they name no thing to look for."""
     seen = set().union(*(stems(p.title + " " + p.text) for p in passages)) if passages else set()
     words = [w.strip("?,.!;:'\"()") for w in question.split()]
-    return " ".join(dict.fromkeys(w for w in words if stems(w) and not stems(w) & seen))
+    return " ".join(dict.fromkeys(
+        w for w in words if stems(w) and not stems(w) & seen and fold(w) not in _ASKING
+        and not (w.islower() and w.endswith(("ing", "ed")))))
 
 
 def _hop_query(state: AnswerState, question: str, bridge: str) -> str:
