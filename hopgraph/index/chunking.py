@@ -13,14 +13,14 @@ import re
 CHUNK_TOKENS = 200
 CHUNK_OVERLAP = 30
 # Bumped whenever chunking changes, so re-ingesting rewrites documents chunked the old way.
-CHUNKER_VERSION = "hopgraph-chunks-2"
+CHUNKER_VERSION = "hopgraph-chunks-3"
 
 
 class Chunker:
     """Token-sized chunks (cl100k tokens, counted offline) with overlap."""
 
     def __init__(self, chunk_tokens: int = CHUNK_TOKENS, overlap: int = CHUNK_OVERLAP) -> None:
-        from langchain_text_splitters import RecursiveCharacterTextSplitter
+        from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
         from hopgraph.tokens import get_encoding
 
@@ -31,8 +31,12 @@ class Chunker:
         def length(text: str) -> int:
             return len(enc.encode(text, disallowed_special=()))
 
+        # Markdown's separators first (headings, rules, then paragraphs): a chunk ends before a heading rather
+        # than with it, so a section's heading stays with its text. Plain text has none of them and splits as
+        # before, at blank lines, then lines, then words.
         self._splitter = RecursiveCharacterTextSplitter(
-            chunk_size=chunk_tokens, chunk_overlap=overlap, length_function=length
+            separators=RecursiveCharacterTextSplitter.get_separators_for_language(Language.MARKDOWN),
+            is_separator_regex=True, chunk_size=chunk_tokens, chunk_overlap=overlap, length_function=length,
         )
 
     def split(self, text: str) -> list[str]:

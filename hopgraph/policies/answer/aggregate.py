@@ -15,7 +15,10 @@ or from sentences, never from the question alone:
 - sentences: for each name the question gives ("the Fennel and Sorrel fleets"), the number written next to it
   in a sentence naming it ("The four Fennel vans ...").
 
-A difference takes the item named first minus the one named after it. Every number keeps the row or sentence it
+A difference takes the item named first minus the one named after it ("how much more A than B"), or the other
+way round when the question asks how much lower, less or fewer A was than B. A question that asks "how much" or
+"how many" over a span of quarters ("from January to the end of September") adds up the rows of that span. Every
+number keeps the row or sentence it
 came from, so the answer cites each one and says which numbers it used. Nothing is computed when fewer than two
 numbers are found (or, for a product, when the row lacks either).
 """
@@ -26,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.row_filter import cell_quarters, named_quarters, named_rows
 from hopgraph.policies.answer.tables import (
     NUMBER_WORDS,
     Record,
@@ -36,9 +40,12 @@ from hopgraph.policies.answer.tables import (
 )
 from hopgraph.policies.text import entity_spans, fold
 
-_SUM = re.compile(r"\b(?:total|totals|combined|altogether|together|in all|sum|plus|add(?:ed)? up)\b", re.IGNORECASE)
-_DIFFERENCE = re.compile(r"\b(?:how (?:much|many) more|how (?:much|many) fewer|how (?:much|many) less|difference)\b",
-                         re.IGNORECASE)
+_SUM = re.compile(r"\b(?:total|totals|combined|altogether|together|in all|sum|plus|add(?:ed)? up|all told|overall|"
+                  r"between them|across (?:all|both|every|each|the|our))\b", re.IGNORECASE)
+_DIFFERENCE = re.compile(r"\bhow (?:much|many) (?:more|fewer|less|lower|higher|greater|bigger|smaller|larger|cheaper|"
+                         r"dearer|longer|shorter)\b|\bdifference\b", re.IGNORECASE)
+# "How much lower was A than B?": B minus A.
+_SMALLER = re.compile(r"\bhow (?:much|many) (?:fewer|less|lower|smaller|cheaper|shorter)\b", re.IGNORECASE)
 _THAN = re.compile(r"\bthan\b", re.IGNORECASE)
 # "By how much did A exceed B?": a difference without "than".
 _EXCEED = re.compile(r"\bhow (?:much|many)\b.*\b(?:exceed|exceeded|exceeds|overs?hoot|overshot)\b", re.IGNORECASE)
@@ -46,7 +53,11 @@ _MEAN = re.compile(r"\b(?:average|averaged|on average|mean)\b", re.IGNORECASE)
 _IN_TEXT = re.compile(r"(?<![\w.,-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|"
                       rf"{'|'.join(NUMBER_WORDS)})(?![\w-])", re.IGNORECASE)
 ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which) (?:is|was|were|are) the (?:total|sum|combined|"
-                            r"difference)\b|\bwhat (?:total|sum)\b|\bin total\b", re.IGNORECASE)
+                            r"difference)\b|\bwhat (?:total|sum)\b|\bin total\b|"
+                            # "What did we spend on ...?", "what did the cover come to?": an amount of money.
+                            r"\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,10}?"
+                            r"(?:spend|cost|pay|owe|earn|come to)\b",
+                            re.IGNORECASE)
 _YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
 _PER = re.compile(r"^(.*?)\s+per\s+([a-z]+)\b(.*)$", re.IGNORECASE)
 
@@ -157,9 +168,15 @@ def plan_aggregate(question: str, passages: list[Passage]) -> Aggregate | None:
     if product is not None:
         product.inputs = list(product.operands)
         return product
-    if not op:
+    spans = len(named_quarters(question)) > 1
+    if not op and not spans:
         return None
     table = table_rows(question, records) if records else None
+    if not op:
+        # "How much did Stonegate spend on drugs from January to September?": the rows of those quarters, added.
+        if table is None or len({q for r, _, _ in table.rows for v in r.values() for q in cell_quarters(v)}) < 2:
+            return None
+        op = "sum"
     found = [Operand(v, r[table.column], row, p) for r, row, p in table.rows
              if (v := cell_number(r[table.column])) is not None] if table is not None else []
     label = table.column if table is not None else ""
@@ -170,6 +187,8 @@ def plan_aggregate(question: str, passages: list[Passage]) -> Aggregate | None:
         conditions = {}
     if len(found) < 2 or (op == "difference" and len(found) != 2):
         return None
+    if op == "difference" and _SMALLER.search(question):
+        found.reverse()
     agg = Aggregate(op, found, label, conditions=conditions)
     agg.inputs = list(found)
     return agg
@@ -244,7 +263,8 @@ class Extreme:
 
 def extreme_row(question: str, passages: list[Passage]) -> Extreme | None:
     """"Which supplier has the lowest quality score?": the row whose value in the column the question names (by
-    its header's words) is the lowest (or highest: "highest", "most", "best", ...) of the rows found; None without
+    its header's words) is the lowest (or highest: "highest", "most", "best", ...) of the rows found (of those it
+    names by their cells, "in the third quarter", when it names some); None without
     such a column, with fewer than two rows, or when two rows share the extreme value."""
     m = _SUPERLATIVE.search(question)
     records = table_records(passages) if m else []
@@ -259,7 +279,11 @@ def extreme_row(question: str, passages: list[Passage]) -> Extreme | None:
     if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][:2] == scored[0][:2]):
         return None
     column = scored[0][3]
-    rows = [(v, r) for r in records if column in r[0] and (v := cell_number(r[0][column])) is not None]
+    with_column = [r for r in records if column in r[0]]
+    # "... the most on drugs in the third quarter": only the rows the question names, when it names some.
+    named, _ = named_rows(with_column, lambda r: r[0], question, lambda cell: cell_number(cell) is not None,
+                          skip=column)
+    rows = [(v, r) for r in named or with_column if (v := cell_number(r[0][column])) is not None]
     if len(rows) < 2:
         return None
     lowest = m.group(1) is not None
@@ -273,5 +297,8 @@ def extreme_row(question: str, passages: list[Passage]) -> Extreme | None:
 
 def extreme_answer(found: Extreme) -> str:
     """The row, cited, and what it was compared with."""
-    return (f"{_cited(found.row, found.passage.ref)} It has the {found.word} {found.column} ({found.value}) of the "
+    value = cell_number(found.value)
+    # Written for reading: "66210" -> "66,210" (the row above keeps the cell as written).
+    shown = f"{value:,.2f}".removesuffix(".00") if value is not None and abs(value) >= 1000 else found.value
+    return (f"{_cited(found.row, found.passage.ref)} It has the {found.word} {found.column} ({shown}) of the "
             f"{found.compared} rows found [{found.passage.ref}].")

@@ -268,6 +268,42 @@ def _table_cells(line: str) -> list[str] | None:
     return [c.strip() for c in line[1:-1].split("|")]
 
 
+# "- **Phone:** 01632 960 318", "* Clinical lead: Rowena Castell": a labelled item of a list.
+_FIELD = re.compile(r"^(?:[-*\u2022]\s+)?\*{0,2}([A-Z][\w '’/&()-]{0,40}?)\*{0,2}:\*{0,2}\s+(\S.*)$")
+_HEADING_MARK = re.compile(r"^#+\s+")
+_BULLETS = ("- ", "* ", "\u2022 ")
+
+
+def _field_section(lines: list[str], at: int) -> tuple[str, int] | None:
+    """A heading at ``at`` followed (blank lines aside) by at least two labelled list items: the record it
+    makes ("Name: <heading>; <label>: <value>; ..."), and the index of the first line after it; else None."""
+    heading = _HEADING_MARK.sub("", lines[at]).strip("*# ")
+    if not heading or not _is_heading(heading) or _FIELD.match(lines[at]):
+        return None
+    fields: list[str] = []
+    j = at + 1
+    while j < len(lines):
+        line = lines[j]
+        if not line:
+            if fields and j + 1 < len(lines) and not lines[j + 1].startswith(_BULLETS):
+                break
+            j += 1
+            continue
+        m = _FIELD.match(line) if line.startswith(_BULLETS) else None
+        if m is None:
+            if fields and not line.startswith(("#", "|")) and not _FIELD.match(line):
+                fields[-1] = f"{fields[-1]} {line}".rstrip(";.")  # a wrapped item goes on
+                j += 1
+                continue
+            break
+        value = m.group(2).strip().replace("; ", ", ").rstrip(";.")
+        fields.append(f"{m.group(1).strip()}: {value}")
+        j += 1
+    if len(fields) < 2:
+        return None
+    return "; ".join([f"Name: {heading}", *fields]), j
+
+
 def prose_sentences(text: str) -> list[str]:
     """Sentences of running text: wrapped lines are joined, headings and footers left out."""
     return [s for paragraph in _prose_paragraphs(text) for s in paragraph]
@@ -286,9 +322,21 @@ def _prose_paragraphs(text: str) -> list[list[str]]:
 
     lines = [raw.strip() for raw in text.splitlines()]
     header: list[str] = []
+    skip_to = 0
     for i, line in enumerate(lines):
+        if i < skip_to:
+            continue
         if not line:
             flush()
+            continue
+        section = _field_section(lines, i)
+        if section is not None:
+            # A heading over labelled items ("## Kestrel Road Surgery", "- **Phone:** 01632 960 318"): one
+            # record, spelled as a table row is, so its fields are read as a row's cells.
+            flush()
+            rows.add(len(paragraphs))
+            paragraphs.append(section[0])
+            skip_to = section[1]
             continue
         cells = _table_cells(line)
         if cells is not None:

@@ -15,7 +15,8 @@ import re
 from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arithmetic
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
 
-_HOW_MUCH = re.compile(r"\bhow much\b", re.IGNORECASE)
+_HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,10}?(?:cost|come to)\b",
+                       re.IGNORECASE)
 _PER_WORDS = ("per", "a", "an", "each", "for each", "for every", "every")
 _PER_ALTERNATION = "|".join(sorted(_PER_WORDS, key=len, reverse=True))
 _RATE = re.compile(
@@ -61,8 +62,9 @@ def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | N
         return None
     _, _, rate, rate_sentence, rate_passage = max(rates, key=lambda r: (r[0], r[1]))
     unit = rate.group("unit").lower()
-    counted = re.compile(rf"(?<![\w.,£€$])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)\s+{re.escape(unit)}s?\b",
-                         re.IGNORECASE)
+    # "1,180 miles", "14 locum vet days": a number of the unit, perhaps with a few words saying which.
+    counted = re.compile(rf"(?<![\w.,£€$])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)\s+(?:[a-z]+\s+){{0,3}}?"
+                         rf"{re.escape(unit)}s?\b", re.IGNORECASE)
     quantities: list[tuple[int, int, re.Match[str], str, Passage]] = []
     for order, (sentence, passage) in enumerate(sentences):
         if sentence == rate_sentence:

@@ -3,7 +3,8 @@
 A question names a cell when it holds the cell whole ("Paid", "Priory Library"), a word of a short cell written as
 a name that not every value of the column has ("Priory" for "Priory Library", not "Library"), a one-word cell in
 another form ("outstanding" for "Outstanding", "paid" for "Paid"), or a quarter the cell holds ("Q3", "the third
-quarter", "the first half" for Q1 and Q2, "the first three quarters" for Q1 to Q3, "between April and June" for Q2).
+quarter", "the first half" for Q1 and Q2, "the first three quarters" for Q1 to Q3, "between April and June" for Q2,
+"from January to the end of September" for Q1 to Q3).
 
 Every column with a named cell is a condition and a row is kept when it meets all of them, so "Priory Library in
 the first half" keeps Priory's rows for Q1 and Q2, and a column the question names nothing of ("all five sites")
@@ -31,8 +32,8 @@ _FIRST_QUARTERS = re.compile(rf"\bfirst\s+({'|'.join(_COUNT)})\s+quarters(?![\w-
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")
 # "between April and June", "from July to December", "January-March": whole quarters named by their months.
-_MONTH_RANGE = re.compile(rf"\b({'|'.join(_MONTHS)})\s*(?:-|–|to|and|until|through)\s*({'|'.join(_MONTHS)})\b",
-                          re.IGNORECASE)
+_MONTH_RANGE = re.compile(rf"\b({'|'.join(_MONTHS)})\s*(?:-|–|(?:to|and|until|through)(?:\s+the\s+end\s+of)?)\s*"
+                          rf"({'|'.join(_MONTHS)})\b", re.IGNORECASE)
 _MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b", re.IGNORECASE)
 # A cell that is a date ("2026-09-22"), named by its month (see :func:`named_months`).
 ISO_DATE = re.compile(r"\d{4}-(\d\d)-\d\d")

@@ -1,0 +1,131 @@
+"""Arithmetic a question asks for without the usual words, labelled directory sections, and chunks that keep a
+section's heading.
+
+- "How much did Stonegate spend on drugs from January to the end of September?": a span of quarters adds up their
+  rows; "how much lower was A than B" is B minus A; "across all three clinics" and "put together" ask for a sum;
+  "what did we spend ..." and "what did the cover come to" ask for an amount; "14 locum vet days" is a count of
+  days at a rate of "£520 per day".
+- "Which clinic spent the most ... in the third quarter?": the extreme of the rows of that quarter only.
+- A heading over labelled items ("## Kestrel Road Surgery", "- **Phone:** ...") is one record, read as a table
+  row, so the record of a name is found in a Markdown directory too.
+- A chunk ends before a heading rather than with it.
+"""
+
+from __future__ import annotations
+
+from hopgraph.index.chunking import Chunker
+from hopgraph.policies.answer.aggregate import (
+    ASKS_QUANTITY,
+    asks_for_arithmetic,
+    extreme_answer,
+    extreme_row,
+    plan_aggregate,
+)
+from hopgraph.policies.answer.evidence import Passage, passage_sentences
+from hopgraph.policies.answer.rates import rate_times_quantity
+from hopgraph.policies.answer.records import record_answer
+from hopgraph.policies.answer.row_filter import named_quarters
+from tests.support.folders import csv_text
+
+COSTS = csv_text(["clinic", "quarter", "drugs", "utilities"], [
+    ["Kestrel Road", "Q1", 41200, 6820], ["Kestrel Road", "Q2", 43050, 5230], ["Kestrel Road", "Q3", 44100, 4410],
+    ["Stonegate", "Q1", 27940, 3100], ["Stonegate", "Q2", 33610, 2950], ["Stonegate", "Q3", 30485, 2870],
+])
+
+
+def _table(text: str) -> Passage:
+    return Passage(ref="S1", title="site costs 2026", text=text, rank=1, round=1, kind="table",
+                   source="finance/site-costs-2026.csv")
+
+
+def test_a_span_of_quarters_is_added_up() -> None:
+    assert set(named_quarters("from January to the end of September")) == {"q1", "q2", "q3"}
+    agg = plan_aggregate("How much did Stonegate spend on drugs from January to the end of September?",
+                         [_table(COSTS)])
+    assert agg is not None and agg.op == "sum"
+    assert sorted(o.value for o in agg.operands) == [27940.0, 30485.0, 33610.0]
+    # One quarter is a lookup, not a sum.
+    assert plan_aggregate("How much did Stonegate spend on drugs in the second quarter?", [_table(COSTS)]) is None
+
+
+def test_how_much_lower_takes_the_larger_first() -> None:
+    agg = plan_aggregate("How much lower was Kestrel Road's utilities bill in Q3 than in Q1?", [_table(COSTS)])
+    assert agg is not None and agg.op == "difference"
+    assert [o.value for o in agg.operands] == [6820.0, 4410.0]
+    more = plan_aggregate("How much more did Kestrel Road spend on utilities in Q1 than in Q3?", [_table(COSTS)])
+    assert more is not None and [o.value for o in more.operands] == [6820.0, 4410.0]
+
+
+def test_words_that_ask_for_a_sum_or_an_amount() -> None:
+    assert asks_for_arithmetic("What did we spend on drugs across all three clinics in Q2?") == "sum"
+    assert asks_for_arithmetic("How many dogs were seen at the two clinics put together?") == "sum"
+    # Arithmetic only for a question that asks for a quantity.
+    assert plan_aggregate("Which clinic is across the road from the station?", [_table(COSTS)]) is None
+    assert ASKS_QUANTITY.search("What did we spend on drugs across all three clinics in Q2?")
+    assert ASKS_QUANTITY.search("What did the summer locum cover at Orchard Vale come to?")
+    assert not ASKS_QUANTITY.search("What did the vet say about the cover?")
+    agg = plan_aggregate("What did we spend on drugs across all three clinics in Q2?", [_table(COSTS)])
+    assert agg is not None and sorted(o.value for o in agg.operands) == [33610.0, 43050.0]
+
+
+def test_a_day_rate_times_the_days_booked() -> None:
+    memo = Passage(ref="S1", title="Locum memo", rank=1, round=1, text=(
+        "# Locum rates\n\n| Cover | Rate |\n|---|---|\n| Locum vet, day shift | £520 per day |\n"
+        "| Locum nurse, day shift | £265 per day |\n"))
+    minutes = Passage(ref="S2", title="Minutes", rank=2, round=1,
+                      text="Orchard Vale booked 14 locum vet days between 20 July and 28 August.")
+    agg = rate_times_quantity("Going by the day rate for a locum vet, what did the summer locum vet cover at "
+                              "Orchard Vale come to?", [memo, minutes])
+    assert agg is not None and agg.op == "product"
+    assert [o.value for o in agg.operands] == [14.0, 520.0] and agg.unit == "GBP"
+
+
+def test_the_extreme_of_the_quarter_named() -> None:
+    found = extreme_row("Which clinic spent the most on drugs in the third quarter?", [_table(COSTS)])
+    assert found is not None and "Q3" in found.row and "Kestrel Road" in found.row and found.compared == 2
+    # Written for reading with a thousands separator.
+    assert "(44,100)" in extreme_answer(found)
+    overall = extreme_row("Which clinic spent the least on drugs?", [_table(COSTS)])
+    assert overall is not None and "27940" in overall.row and overall.compared == 6
+
+
+DIRECTORY = """# Clinic directory
+
+The group runs two clinics.
+
+## Kestrel Road Surgery
+
+- **Address:** 14 Kestrel Road, Aldermoor
+- **Phone:** 01632 960 318
+- **Open:** Monday to Friday 8:00 to 19:00; Saturday 9:00 to 13:00
+
+## Stonegate Farm
+
+- **Address:** Stonegate Barns, Mill Lane,
+  Pellingford
+- **Phone:** 01632 961 204
+"""
+
+
+def test_a_heading_over_labelled_items_is_one_record() -> None:
+    passage = Passage(ref="S1", title="Clinic directory", text=DIRECTORY, rank=1, round=1)
+    sentences = passage_sentences(passage)
+    assert ("Name: Kestrel Road Surgery; Address: 14 Kestrel Road, Aldermoor; Phone: 01632 960 318; "
+            "Open: Monday to Friday 8:00 to 19:00, Saturday 9:00 to 13:00") in sentences
+    assert "Name: Stonegate Farm; Address: Stonegate Barns, Mill Lane, Pellingford; Phone: 01632 961 204" in sentences
+    record = record_answer("what is the phone number?", "Stonegate Farm", [passage])
+    assert record is not None and "01632 961 204" in record[1]
+    # Bold labels on lines that are no list items (a memo's header) make no record.
+    memo = Passage(ref="S2", title="Memo", rank=1, round=1,
+                   text="# Memo\n\n**To:** Imogen Slade\n**From:** Sunita Bhagat\n\nThe contract ends in 2029.\n")
+    assert not any(s.startswith("Name:") for s in passage_sentences(memo))
+
+
+def test_a_chunk_ends_before_a_heading() -> None:
+    sections = "\n\n".join(f"## Site {i}\n\n- **Phone:** 01632 960 {100 + i}\n- **Manager:** Person Number{i}\n"
+                           f"- **Notes:** {'open late on weekdays and closed on bank holidays ' * 2}"
+                           for i in range(12))
+    chunks = Chunker(chunk_tokens=120, overlap=0).split(f"# Directory\n\nOur sites.\n\n{sections}")
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert not chunk.rstrip().splitlines()[-1].startswith("## "), chunk
