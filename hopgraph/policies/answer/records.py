@@ -32,17 +32,28 @@ from hopgraph.policies.text import fold
 
 
 def records_of(name: str, passages: list[Passage]) -> list[tuple[Record, str]]:
-    """(record, the column holding the name) for each table in which exactly one row has the name as a cell."""
+    """(record, the column holding the name) for each table in which exactly one row has the name as a cell; for a
+    one-word name, else, in which exactly one row has a full name that starts with it ("Sunita Varma")."""
     key = fold(name).strip()
     if not key:
         return []
     by_table: dict[str, list[tuple[Record, str]]] = {}
+    by_first: dict[str, list[tuple[Record, str]]] = {}
+    first_name = len(key.split()) == 1 and name[:1].isupper()
     for record in table_records(passages):
         cells, _, passage = record
+        table = passage.source or passage.title
         column = next((c for c, v in cells.items() if fold(v).strip() == key), None)
         if column is not None:
-            by_table.setdefault(passage.source or passage.title, []).append((record, column))
-    return [rows[0] for rows in by_table.values() if len(rows) == 1]
+            by_table.setdefault(table, []).append((record, column))
+        elif first_name:
+            # "Sunita will redo the audit": the row of the one "Sunita ..." of a list of full names.
+            column = next((c for c, v in cells.items() if 2 <= len(v.split()) <= 3 and v[:1].isupper()
+                           and fold(v.split()[0]) == key), None)
+            if column is not None:
+                by_first.setdefault(table, []).append((record, column))
+    found = [rows[0] for rows in by_table.values() if len(rows) == 1]
+    return found + [rows[0] for table, rows in by_first.items() if len(rows) == 1 and table not in by_table]
 
 
 def asked_field(question: str, cells: dict[str, str], name_column: str, by_meaning: bool = True) -> str | None:

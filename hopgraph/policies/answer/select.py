@@ -246,7 +246,8 @@ def named_row(ranked: list[Candidate], text: str, question: str = "") -> Candida
     """The one table row with a cell of two words or more that the text names whole ("Where is Yasmin Farouk
     based?" names the staff row "name: Yasmin Farouk; role: ...; site: Coldharbour Depot"), or None when no row or
     several rows are named so ("Central Library" is the site of many). Of several rows of the name, the one the
-    ``question`` also names by another cell ("their September invoice": the row issued 2026-09-22)."""
+    ``question`` also names by another cell whole ("the head nurse there": the row whose role is "Head Nurse") or
+    by a month ("their September invoice": the row issued 2026-09-22)."""
     folded = fold(text)
     found: dict[str, Candidate] = {}
     for c in ranked:
@@ -255,6 +256,15 @@ def named_row(ranked: list[Candidate], text: str, question: str = "") -> Candida
         if any(len(value.split()) >= 2 and value[:1].isupper() and named_at(fold(value), folded) is not None
                for value in row_record(c.text).values()):
             found.setdefault(c.text, c)
+    if len(found) > 1 and question:
+        # Several rows of the name: the one the question names by another cell whole ("who's the head nurse
+        # there?": the row whose role is "Head Nurse", not "Deputy Head Nurse").
+        asked = fold(question)
+        also = {t: c for t, c in found.items() if any(
+            len(v.split()) >= 2 and named_at(fold(v), folded) is None and named_at(fold(v), asked) is not None
+            for v in row_record(c.text).values())}
+        if len(also) == 1:
+            return next(iter(also.values()))
     if len(found) > 1:
         # Several rows of the name: the one dated in a month the question names ("their September invoice").
         months = named_months(question or text)

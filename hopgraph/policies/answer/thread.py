@@ -47,8 +47,9 @@ def _named_in_answer(question: str, answer: str) -> str:
     return ""
 
 
-# A follow-up that says "she" or "they" points at whom the last answer named, not at what its question did.
-_PERSONAL = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their)\b", re.IGNORECASE)
+# A follow-up that says "she" or "they" points at whom the last answer named, not at what its question did; one
+# that says "there" at the place it named ("Where is the X-ray unit?" ... "And who's the head nurse there?").
+_PERSONAL = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their|there)\b", re.IGNORECASE)
 
 
 def turn_subject(question: str, answer: str, answered: bool = False) -> str:
