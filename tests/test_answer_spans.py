@@ -129,3 +129,28 @@ def test_a_chunk_ends_before_a_heading() -> None:
     assert len(chunks) > 2
     for chunk in chunks:
         assert not chunk.rstrip().splitlines()[-1].startswith("## "), chunk
+
+
+def test_a_quarter_searched_for_and_not_found_is_missing() -> None:
+    from hopgraph.policies.answer.evidence import AnswerState
+    from hopgraph.policies.answer.table_search import missing_quarters
+
+    question = "How many consultations did Orchard Vale carry out between October and December 2026?"
+    first = csv_text(["clinic", "quarter", "consultations"], [["Orchard Vale", "Q1", 4980], ["Kestrel", "Q1", 3412]])
+    second = csv_text(["clinic", "quarter", "consultations"],
+                      [["Orchard Vale", "Q2", 5104], ["Orchard Vale", "Q3", 5230]])
+
+    def chunk(text: str, index: int, round_: int) -> Passage:
+        return Passage(ref=f"S{index + 1}", title="activity 2026", text=text, rank=1, round=round_, kind="table",
+                       source="clinics/activity-2026.csv", chunk_index=index, chunk_count=3)
+
+    # One chunk of three read, and no search yet for the fourth quarter: not known to be missing.
+    state = AnswerState(question=question, passages=[chunk(first, 0, 1)], searched=[question])
+    assert missing_quarters(state, question) == []
+    # The table searched again by "Q4" brought more of its rows, none of Q4: missing.
+    state = AnswerState(question=question, passages=[chunk(first, 0, 1), chunk(second, 1, 2)],
+                        searched=[question, "activity 2026 consultations Orchard Vale Q4"])
+    assert missing_quarters(state, question) == ["Q4"]
+    # A question about a quarter the rows hold is no missing quarter.
+    asked = "How many consultations did Orchard Vale carry out between April and June?"
+    assert missing_quarters(AnswerState(question=asked, passages=state.passages, searched=state.searched), asked) == []

@@ -66,15 +66,23 @@ def more_rows_query(state: AnswerState, question: str, search_rounds: int) -> st
 
 
 def missing_quarters(state: AnswerState, question: str) -> list[str]:
-    """The quarters a question asking for an amount names that the table it asks about, read whole, has no row
-    for ("How much did Central Library spend on energy in the fourth quarter?" over rows for Q1 to Q3), or empty:
-    the documents do not say it."""
+    """The quarters a question asking for an amount names that the table it asks about, read whole (or searched
+    again by those quarters, without finding them), has no row for ("How much did Central Library spend on energy
+    in the fourth quarter?" over rows for Q1 to Q3), or empty: the documents do not say it."""
     quarters = named_quarters(question)
     if not quarters or not ASKS_QUANTITY.search(question):
         return []
     records = table_records(state.passages)
     table = table_rows(question, records, unnamed=True)
-    if table is None or not _read_whole(state, table):
+    if table is None:
         return []
     held = _quarters_held(table, records)
-    return sorted(q.upper() for q in quarters if held and q not in held)
+    missing = sorted(q.upper() for q in quarters if held and q not in held)
+    if _read_whole(state, table):
+        return missing
+    # Not read whole, but searched for by the quarter it lacks: a search for the table naming the quarter brought
+    # rows of it and none of that quarter.
+    last = max((p.round for p in state.passages), default=0)
+    asked = {w.upper() for q in state.searched[1:] for w in q.split()}
+    brought = any(p.round == last > 1 and p.source == table.passage.source for p in state.passages)
+    return missing if brought and missing and all(q in asked for q in missing) else []
