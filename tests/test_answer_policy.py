@@ -21,6 +21,7 @@ from hopgraph.policies.answer.builtin import (
 )
 from hopgraph.policies.answer.thread import thread_subject
 from hopgraph.policies.answer.types import AMOUNT, CAUSE, DATE, PERSON, PLACE, THING, YESNO, asked_kind, holds_kind
+from hopgraph.tools.rewrite_query import contextual_question
 from tests.test_answer_harness import Conversation, converse, demo_backend
 
 
@@ -261,6 +262,11 @@ def test_thread_subject() -> None:
     assert thread_subject(history, "And when was it painted?") == "Copper Lantern"
     # A turn that names nothing passes on the subject of the turn before.
     assert thread_subject([history[0], ("And the year?", "1907.")], "And its size?") == "Copper Lantern"
+    # Markdown emphasis opens no name: "**Procedure followed:** FVG-P03" is about FVG-P03.
+    history = [("Has a dog got loose?", "**Procedure followed:** FVG-P03 (animal loose on the premises) [1].")]
+    assert thread_subject(history, "What's the first step?") == "FVG-P03"
+    # A question word with a clitic is lowered after the subject, so it is not taken for a name.
+    assert contextual_question("What's the first step?", "FVG-P03") == "Regarding FVG-P03: what's the first step?"
 
 
 def test_not_found_names_the_containers_searched(backend: MemoryBackend) -> None:

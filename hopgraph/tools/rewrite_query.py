@@ -93,7 +93,8 @@ def contextual_question(question: str, subject: str) -> str:
     if not subject:
         return core
     first = core.split(" ", 1)[0]
-    if first.lower() in _PLAIN_OPENERS:
+    # "What's", "Who's": the opener with a clitic, lowered too (it names nothing).
+    if re.sub(r"['’](?:s|re|ll|d)$", "", first.lower()) in _PLAIN_OPENERS:
         core = core[:1].lower() + core[1:]
     return f"Regarding {subject}: {core}"
 

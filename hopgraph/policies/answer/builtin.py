@@ -62,6 +62,7 @@ from hopgraph.policies.answer.evidence import (
 )
 from hopgraph.policies.answer.rates import rate_times_quantity
 from hopgraph.policies.answer.select import best_sentences, doc_links
+from hopgraph.policies.answer.steps import named_procedure
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
 from hopgraph.policies.answer.thread import thread_subject
 from hopgraph.policies.answer.types import asked_kind
@@ -229,6 +230,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
             # The first search went to the later part: search the first part alone, then hop.
             return [(SEARCH, {"query": describe(parts[0])})], ""
+        procedure = named_procedure(question, follow_up_subject(state), state.passages) if state.passages else None
         if search_rounds == first and search_rounds < self.max_search_rounds + first - 1:
             if not state.passages:
                 keywords = " ".join(dict.fromkeys(terms(question)))
@@ -236,6 +238,11 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                     return [(SEARCH, {"query": keywords})], ""
             elif bridge and len(parts) > 1:
                 query = follow_up_query(bridge, " ".join(parts[1:]))
+                if fold(query) not in searched:
+                    return [(SEARCH, {"query": query})], ""
+            elif procedure is not None:
+                # A follow-up asking for a step of the procedure the thread's report names by its code: follow it.
+                query = follow_up_query(procedure[0], state.question)
                 if fold(query) not in searched:
                     return [(SEARCH, {"query": query})], ""
             elif (bridge and question == state.question and not is_choice(question) and not is_yes_no(question)

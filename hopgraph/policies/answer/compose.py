@@ -41,7 +41,7 @@ from hopgraph.policies.answer.evidence import (
 from hopgraph.policies.answer.prune import prune
 from hopgraph.policies.answer.records import opens_with, record_answer, subject_chain
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
-from hopgraph.policies.answer.steps import step_sentence
+from hopgraph.policies.answer.steps import asked_step, named_procedure, step_sentence
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import base_title, entity_spans, fold, terms
 
@@ -183,6 +183,18 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         links = doc_links(question, state.passages, bridge or "") if len(parts) == 1 else {}
         followed = len(parts) == 1 and bool(bridge) and len(state.searched) > 1 and not subject
         found = _bridge_answer(state, question, bridge or "", kinds[0]) if followed else []
+        if subject and len(parts) == 1 and not found and asked_step(question) is not None:
+            # "What's the first thing the procedure it mentions tells staff to do?": that step of the procedure the
+            # thread's report names (after the report's line naming it), or of the thread's subject itself.
+            procedure = named_procedure(question, subject, state.passages)
+            for code in ([procedure[0]] if procedure is not None else []) + [subject]:
+                step = step_sentence(question, sorted(
+                    (p for p in state.passages if fold(code) in fold(p.title + " " + p.text)),
+                    key=lambda p: (p.round, p.rank)))
+                if step is not None:
+                    naming = [(procedure[1], procedure[2])] if procedure is not None and code == procedure[0] else []
+                    found = [*naming, step]
+                    break
         chain = subject_chain(question, state.passages) if not found and not subject and len(parts) == 1 else None
         if chain is not None:
             # The row the question describes names the thing whose record holds the answer.

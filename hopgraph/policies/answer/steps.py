@@ -3,19 +3,25 @@
 Procedures, runbooks and checklists number their steps ("1. Switch the oven off ..."). A question that asks for
 the first, second, ... or last step (or "step 3") of a document reached on the way is answered by that item of the
 document's numbered list, not by a sentence that shares the question's words (a step rarely says "step").
+
+A follow-up that asks for a step of "the procedure it mentions" (after an incident report was the answer) reaches
+the procedure through the code the report gives it (:func:`named_procedure`).
 """
 
 from __future__ import annotations
 
 import re
 
-from hopgraph.policies.answer.evidence import Passage
-from hopgraph.policies.text import sentences
+from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.text import fold, sentences
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "last": -1, "final": -1}
-_ASKED_STEP = re.compile(rf"\b({'|'.join(_ORDINALS)})\s+(?:step|thing to do|action)\b|\bstep\s+(\d+)\b",
+# "its first step", "the first thing (the procedure tells staff to do)", "step 3".
+_ASKED_STEP = re.compile(rf"\b({'|'.join(_ORDINALS)})\s+(?:step|thing|action)\b|\bstep\s+(\d+)\b",
                          re.IGNORECASE)
 _ITEM = re.compile(r"^\s*(\d{1,2})[.)]\s+(\S.*)$")
+# A document's code: "FVG-P03", "BW-07", "LIB-P02".
+_CODE = re.compile(r"\b[A-Z]{2,}(?:-[A-Z0-9]+)+\b")
 
 
 def asked_step(question: str) -> int | None:
@@ -54,3 +60,23 @@ def step_sentence(question: str, passages: list[Passage]) -> tuple[str, Passage]
             text = items[index][1]
             return next(iter(sentences(text)), text), p
     return None
+
+
+def named_procedure(question: str, subject: str, passages: list[Passage]) -> tuple[str, str, Passage] | None:
+    """(code, the sentence giving it, its passage): in the passages about the thread's ``subject`` (a report), the
+    code other than the subject in the sentence sharing the most words with the question ("Procedure followed:
+    FVG-P03 (animal loose on the premises)" for "the first thing the procedure it mentions tells staff to do");
+    None when the question asks for no step or no such sentence gives a code."""
+    if asked_step(question) is None or not subject:
+        return None
+    key, want = fold(subject), stems(question) - stems(subject)
+    best: tuple[int, int, str, str, Passage] | None = None
+    for order, p in enumerate(sorted(passages, key=lambda p: (p.round, p.rank))):
+        if key not in fold(p.title + " " + p.text):
+            continue
+        for sentence in passage_sentences(p):
+            codes = [c for c in _CODE.findall(sentence) if fold(c) != key and any(ch.isdigit() for ch in c)]
+            shared = len(stems(sentence) & want)
+            if codes and shared and (best is None or (shared, -order) > (best[0], best[1])):
+                best = (shared, -order, codes[0], sentence, p)
+    return (best[2], best[3], best[4]) if best is not None else None

@@ -54,6 +54,8 @@ _PERSONAL = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their|there)\b",
 
 def turn_subject(question: str, answer: str, answered: bool = False) -> str:
     """What one turn was about; '' when it names nothing. ``answered``: prefer what the answer named."""
+    # Markdown emphasis is no text: "**Procedure followed:** FVG-P03" opens with "Procedure", not names it.
+    answer = answer.replace("**", "").replace("__", "")
     if answered:
         return _named_in_answer(question, answer) or _named_in_question(question)
     return _named_in_question(question) or _named_in_answer(question, answer)
