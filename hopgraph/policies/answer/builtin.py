@@ -62,6 +62,7 @@ from hopgraph.policies.answer.evidence import (
 )
 from hopgraph.policies.answer.rates import rate_times_quantity
 from hopgraph.policies.answer.select import best_sentences, doc_links
+from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import named_procedure
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
 from hopgraph.policies.answer.thread import thread_subject
@@ -195,7 +196,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             calls.append((SEARCH, {"query": tidy}))
             return calls, ""
         aggregate = (plan_aggregate(question, state.passages) or rate_times_quantity(question, state.passages)
-                     if state.passages else None)
+                     or share_of_amount(question, state.passages) if state.passages else None)
         if not state.computed and (aggregate is None or aggregate.op != "product"):
             # Arithmetic over table rows: first a search for more rows of the table (it spans several chunks).
             more = more_rows_query(state, question, search_rounds)

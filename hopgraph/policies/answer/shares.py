@@ -1,0 +1,85 @@
+"""A percentage of a stated amount, or what is left of the amount once that share is taken off.
+
+"Once the grant is taken off, how much of the X-ray room refit does the group have to fund itself?" over "a grant
+covering 25% of the quoted cost" and "Calder Build Ltd quoted £38,400 for the whole job" is £38,400 × (100% − 25%).
+Without words that ask for the rest ("taken off", "after", "left", "net of", "itself", ...) the answer is the share
+itself (£38,400 × 25%). "£120,000, of which 10% is held back" is a share of the amount before it. Otherwise the
+percentage comes from the sentence saying "N% of the <thing>" that shares the most words with the question (with
+its document's title); the amount from a sentence with a sum of money that speaks of that thing ("quoted cost":
+"quoted £38,400"), in the same document first. The policy runs the product through ``run_python``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, Aggregate, Operand, asks_for_arithmetic
+from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+
+_SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per ?cent)\s+of\s+(?:the\s+|its\s+|their\s+|our\s+)?([^,.;:()]{2,40})",
+                    re.IGNORECASE)
+_OF_WHICH = re.compile(r"\bof which\s+(\d+(?:\.\d+)?)\s*(?:%|per ?cent)", re.IGNORECASE)
+_MONEY = re.compile(r"([£€$])\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d|,\d)|"
+                    r"\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(EUR|GBP|USD|CHF)\b")
+_CURRENCY = {"£": "GBP", "€": "EUR", "$": "USD"}
+# Words that ask for what is left once the share is taken off.
+_REST = re.compile(r"\b(?:taken? off|after|less|minus|net of|left|remaining|remainder|the rest|balance|itself|"
+                   r"themselves|ourselves|out of (?:its|our|their) own)\b", re.IGNORECASE)
+_MIN_SHARED = 2
+
+
+def share_of_amount(question: str, passages: list[Passage]) -> Aggregate | None:
+    """The share (or the rest) of an amount the question asks for (see the module text), or None."""
+    if not ASKS_QUANTITY.search(question) or asks_for_arithmetic(question):
+        return None
+    want = stems(question)
+    sentences = [(s, p) for p in passages for s in passage_sentences(p)]
+    shares = []
+    for order, (sentence, passage) in enumerate(sentences):
+        for m in _SHARE.finditer(sentence):
+            shares.append((len(stems(f"{passage.title} {sentence}") & want), -order, m, sentence, passage))
+        which = _OF_WHICH.search(sentence)
+        if which and _MONEY.search(sentence[:which.start()]):
+            # "£120,000, of which 10% is held back": the share of the amount just before it.
+            shares.append((len(stems(f"{passage.title} {sentence}") & want), -order, which, sentence, passage))
+    if not shares:
+        return None
+    shared, _, share, share_sentence, share_passage = max(shares, key=lambda t: (t[0], t[1]))
+    if shared < _MIN_SHARED:
+        return None
+    if share.re is _OF_WHICH:
+        before = list(_MONEY.finditer(share_sentence[:share.start()]))[-1]
+        return _product(before, share_sentence, share_passage, share, share_sentence, share_passage, question)
+    of = stems(share.group(2))
+    if not of:
+        return None
+    amounts = []
+    for order, (sentence, passage) in enumerate(sentences):
+        if sentence == share_sentence:
+            continue
+        talks_of = len(stems(sentence) & of)
+        for m in _MONEY.finditer(sentence):
+            if talks_of:
+                same = passage.source == share_passage.source and passage.title == share_passage.title
+                amounts.append((same, talks_of, len(stems(sentence) & want), -order, m, sentence, passage))
+    if not amounts:
+        return None
+    *_, money, amount_sentence, amount_passage = max(amounts, key=lambda t: t[:4])
+    return _product(money, amount_sentence, amount_passage, share, share_sentence, share_passage, question)
+
+
+def _product(money: re.Match[str], amount_sentence: str, amount_passage: Passage, share: re.Match[str],
+             share_sentence: str, share_passage: Passage, question: str) -> Aggregate:
+    """The amount times the share (or what is left of it), each operand with the sentence it came from."""
+    text = money.group(2) or money.group(3)
+    currency = _CURRENCY[money.group(1)] if money.group(1) else money.group(4).upper()
+    percent = float(share.group(1))
+    rest = bool(_REST.search(question))
+    factor = (100 - percent) / 100 if rest else percent / 100
+    label = f"(100% − {share.group(1)}%)" if rest else f"{share.group(1)}%"
+    operands = [Operand(float(text.replace(",", "")), f"{money.group(1) or ''}{text}", amount_sentence,
+                        amount_passage),
+                Operand(factor, label, share_sentence, share_passage)]
+    agg = Aggregate("product", operands, "", unit=currency)
+    agg.inputs = list(operands)
+    return agg

@@ -1,0 +1,67 @@
+"""A percentage of a stated amount, or what is left of it: computed through run_python, each number cited.
+
+A folder written here (a refit note with a quote and a grant, a budget line) is ingested into the default
+embedded index and asked through the graph with the built-in answer policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from hopgraph.policies.answer.evidence import Passage
+from hopgraph.policies.answer.shares import share_of_amount
+from tests.support.folders import Folder, ask, ingested, write_files
+
+REFIT = """# Orchard Vale X-ray room refit
+
+## The quote
+
+Calder Build Ltd quoted £38,400 for the whole job: new lead-lined walls, a new door and new warning lights.
+
+## Paying for it
+
+The Brenthill Business Improvement Fund has agreed a grant covering 25% of the quoted cost. The rest comes from
+the group's own capital budget.
+"""
+
+BUDGET = """# Capital budget 2026-27
+
+The group's capital budget for the year is £120,000, of which 10% is held back for emergencies.
+"""
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("refit"), {
+        "finance/xray-refit.md": REFIT, "finance/capital-budget.md": BUDGET})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
+
+
+def _passages() -> list[Passage]:
+    return [Passage(ref="S1", title="Orchard Vale X-ray room refit", text=REFIT, rank=1, round=1),
+            Passage(ref="S2", title="Capital budget 2026-27", text=BUDGET, rank=2, round=1)]
+
+
+def test_the_share_or_the_rest_of_an_amount() -> None:
+    rest = share_of_amount("Once the grant is taken off, how much of the X-ray room refit does the group fund "
+                           "itself?", _passages())
+    assert rest is not None and [o.value for o in rest.operands] == [38400.0, 0.75] and rest.unit == "GBP"
+    assert rest.formula() == "£38,400 × (100% − 25%)"
+    grant = share_of_amount("How much is the grant towards the X-ray room refit worth?", _passages())
+    assert grant is not None and [o.value for o in grant.operands] == [38400.0, 0.25]
+    held = share_of_amount("How much of the capital budget is held back for emergencies?", _passages())
+    assert held is not None and [o.value for o in held.operands] == [120000.0, 0.10]
+    # No quantity asked, or no share that speaks of the question's things: nothing to compute.
+    assert share_of_amount("Who quoted for the X-ray room refit?", _passages()) is None
+    assert share_of_amount("How much did the new warning lights cost?", _passages()) is None
+
+
+def test_what_the_group_funds_itself_is_computed_and_cited(folder: Folder) -> None:
+    result = ask(folder, "Once the grant is taken off, how much of the X-ray room refit does the group have to "
+                         "fund itself?")
+    answer = str(result["answer"])
+    assert "28,800" in answer and "£38,400" in answer and "25%" in answer, answer
+    assert any(c["source"].endswith("xray-refit.md") for c in result["citations"])
