@@ -154,3 +154,51 @@ def test_a_quarter_searched_for_and_not_found_is_missing() -> None:
     # A question about a quarter the rows hold is no missing quarter.
     asked = "How many consultations did Orchard Vale carry out between April and June?"
     assert missing_quarters(AnswerState(question=asked, passages=state.passages, searched=state.searched), asked) == []
+
+
+INVOICES = csv_text(["invoice_no", "supplier", "amount_gbp", "status"], [
+    ["RVI-2231", "Radiant Vet Imaging", "1260.00", "Paid"], ["STX-1239", "Sterilex Services", "642.50", "Disputed"],
+    ["PLM-2291", "Pellingford Motors", "2764.20", "Outstanding"],
+    ["GCW-4410", "Greystone Clinical Waste", "486.30", "Outstanding"],
+])
+
+
+def _invoices() -> Passage:
+    return Passage(ref="S1", title="supplier invoices 2026", text=INVOICES, rank=1, round=1, kind="table",
+                   source="finance/supplier-invoices-2026.csv", chunk_index=0, chunk_count=1)
+
+
+def test_rows_picked_by_what_they_are_not_are_added_up() -> None:
+    from hopgraph.policies.answer.row_filter import left_out, named_rows
+    from hopgraph.policies.answer.tables import row_record
+
+    rows = [row_record(s) for s in passage_sentences(_invoices())]
+    question = "Leaving aside the bill we're disputing, how much do we still owe on invoices that haven't been paid?"
+    kept, conditions = named_rows(rows, lambda r: r, question, lambda cell: cell.replace(".", "").isdigit())
+    assert [r["invoice_no"] for r in kept] == ["PLM-2291", "GCW-4410"]
+    assert left_out(question, conditions) == {"Paid", "Disputed"}
+    # Named without a negation, a cell keeps its rows.
+    kept, conditions = named_rows(rows, lambda r: r, "How much have we paid on the paid invoices?",
+                                  lambda cell: cell.replace(".", "").isdigit())
+    assert [r["invoice_no"] for r in kept] == ["RVI-2231"] and left_out("the paid invoices", conditions) == set()
+    agg = plan_aggregate(question, [_invoices()])
+    assert agg is not None and agg.op == "sum" and sorted(o.value for o in agg.operands) == [486.3, 2764.2]
+    # One invoice named by what it is: a lookup, no sum.
+    assert plan_aggregate("How much is the disputed invoice?", [_invoices()]) is None
+
+
+def test_more_rows_of_a_table_read_in_part_are_searched_by_the_values_not_left_out() -> None:
+    from hopgraph.policies.answer.evidence import AnswerState
+    from hopgraph.policies.answer.table_search import more_rows_query
+
+    question = "How much do we owe on invoices that haven't been paid?"
+    part = Passage(ref="S1", title="supplier invoices 2026", text=INVOICES, rank=1, round=1, kind="table",
+                   source="finance/supplier-invoices-2026.csv", chunk_index=0, chunk_count=3)
+    state = AnswerState(question=question, passages=[part], searched=[question],
+                        rounds=[[("search_documents", {"query": question})]])
+    query = more_rows_query(state, question, search_rounds=1)
+    assert query is not None and "Outstanding" in query and "Disputed" in query and "Paid" not in query.split()
+    # The same search again, or one after a search that brought nothing, finds nothing new: no more searches.
+    state.searched.append(query)
+    state.rounds.append([("search_documents", {"query": query})])
+    assert more_rows_query(state, question, search_rounds=2) is None

@@ -17,7 +17,8 @@ or from sentences, never from the question alone:
 
 A difference takes the item named first minus the one named after it ("how much more A than B"), or the other
 way round when the question asks how much lower, less or fewer A was than B. A question that asks "how much" or
-"how many" over a span of quarters ("from January to the end of September") adds up the rows of that span. Every
+"how many" over a span of quarters ("from January to the end of September") adds up the rows of that span, and
+one over rows picked by what they are not ("the invoices that haven't been paid") adds up those rows. Every
 number keeps the row or sentence it
 came from, so the answer cites each one and says which numbers it used. Nothing is computed when fewer than two
 numbers are found (or, for a product, when the row lacks either).
@@ -29,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
-from hopgraph.policies.answer.row_filter import cell_quarters, named_quarters, named_rows
+from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters, named_rows
 from hopgraph.policies.answer.tables import (
     NUMBER_WORDS,
     Record,
@@ -168,13 +169,13 @@ def plan_aggregate(question: str, passages: list[Passage]) -> Aggregate | None:
     if product is not None:
         product.inputs = list(product.operands)
         return product
-    spans = len(named_quarters(question)) > 1
-    if not op and not spans:
-        return None
     table = table_rows(question, records) if records else None
     if not op:
-        # "How much did Stonegate spend on drugs from January to September?": the rows of those quarters, added.
-        if table is None or len({q for r, _, _ in table.rows for v in r.values() for q in cell_quarters(v)}) < 2:
+        # "How much did Stonegate spend on drugs from January to September?": the rows of those quarters, added;
+        # "how much do we owe on the invoices that haven't been paid?": the rows picked by what they are not.
+        spans = len(named_quarters(question)) > 1 and table is not None and len(
+            {q for r, _, _ in table.rows for v in r.values() for q in cell_quarters(v)}) > 1
+        if table is None or not (spans or left_out(question, table.conditions)):
             return None
         op = "sum"
     found = [Operand(v, r[table.column], row, p) for r, row, p in table.rows

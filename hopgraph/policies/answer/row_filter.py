@@ -8,7 +8,9 @@ quarter", "the first half" for Q1 and Q2, "the first three quarters" for Q1 to Q
 
 Every column with a named cell is a condition and a row is kept when it meets all of them, so "Priory Library in
 the first half" keeps Priory's rows for Q1 and Q2, and a column the question names nothing of ("all five sites")
-keeps every row. Rows come in the order the question names them, so "how much more A than B" takes A first.
+keeps every row. A cell named to be left out ("invoices that haven't been paid", "leaving aside the one we're
+disputing") keeps the rows without it. Rows come in the order the question names them, so "how much more A than B"
+takes A first.
 """
 
 from __future__ import annotations
@@ -115,6 +117,34 @@ def _mention(cell: str, question: str, quarters: dict[str, int], column_words: l
     return None
 
 
+# A word that turns a named cell into one to leave out, with nothing that ends the clause between them.
+_NEGATOR = re.compile(r"(?:\bnot|n't|\bnever|\bexcept|\bexcluding|\bleaving aside|\bleave aside|\bapart from|"
+                      r"\bother than|\bbesides|\bwithout|\bun)(?:\s+(?:yet|been|be|being|the|a|an|one|ones|bill|"
+                      r"bills|invoice|invoices|we|we're|we've|are|is|was|were|still|currently|those|that|which|"
+                      r"they|they're)\b)*\s*$", re.IGNORECASE)
+
+
+def _negated(question: str, at: int) -> bool:
+    """The cell named at ``at`` is named to be left out ("haven't been paid", "leaving aside the bill we're
+    disputing", "unpaid")."""
+    before = question[max(0, at - 40):at]
+    return bool(_NEGATOR.search(re.split(r"[,.;:?!]", before)[-1]))
+
+
+def left_out(question: str, conditions: dict[str, list[str]]) -> set[str]:
+    """The cells of ``conditions`` (from :func:`named_rows`) that the question names to be left out ("the invoices
+    that haven't been paid": Paid): the rows are a set picked by what they are not."""
+    found = set()
+    for cells in conditions.values():
+        for cell in cells:
+            at = named_at(fold(cell), fold(question))
+            spots = [at] if at is not None else [m.start() for m in _WORD.finditer(question)
+                                                 if stems(m.group(0)) and stems(m.group(0)) == stems(cell)]
+            if any(_negated(question, spot) for spot in spots):
+                found.add(cell)
+    return found
+
+
 def named_rows(items: Sequence[Item], record_of: Callable[[Item], dict[str, str]], question: str,
                is_number: Callable[[str], bool], skip: str = "") -> tuple[list[Item], dict[str, list[str]]]:
     """The items whose records meet every condition the question names (see the module text), in the order it
@@ -133,9 +163,14 @@ def named_rows(items: Sequence[Item], record_of: Callable[[Item], dict[str, str]
             positions[column] = named
     if not positions:
         return [], {}
-    kept = [i for i, r in enumerate(records) if all(r.get(c) in named for c, named in positions.items())]
+    # "invoices that haven't been paid", "leaving aside the one we're disputing": cells named to be left out.
+    negated = {c: {v for v, at in named.items() if _negated(question, at)} for c, named in positions.items()}
+    kept = [i for i, r in enumerate(records)
+            if all((r.get(c) in named and r.get(c) not in negated[c]) if len(negated[c]) < len(named)
+                   else (c in r and r.get(c) not in named) for c, named in positions.items())]
     # Order by the columns whose kept cells differ ("Central ... than Brookside"), in the question's order.
     varying = [c for c in positions if len({records[i].get(c) for i in kept}) > 1]
-    kept.sort(key=lambda i: (tuple(positions[c][records[i][c]] for c in varying), i))
+    # (A row kept for a cell the question leaves out of its list is not named: it sorts last.)
+    kept.sort(key=lambda i: (tuple(positions[c].get(records[i].get(c, ""), len(question)) for c in varying), i))
     conditions = {c: sorted(named, key=named.__getitem__) for c, named in positions.items()}
     return [items[i] for i in kept], conditions

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, asks_for_arithmetic
 from hopgraph.policies.answer.evidence import AnswerState
-from hopgraph.policies.answer.row_filter import cell_quarters, named_quarters
+from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters
 from hopgraph.policies.answer.tables import Record, TableRows, header_words, table_records, table_rows
-from hopgraph.policies.text import terms
+from hopgraph.policies.text import fold, terms
 
-# A search for more rows of the table is made only while this many passages or fewer were read this turn, so it
-# always has room in the turn's chunk budget (8 at the least, the fast profile's) and does not come back empty.
-MORE_ROWS_MAX_PASSAGES = 7
+# A search for more rows of the table is made only while this many passages or fewer were read this turn (a table
+# is read two chunks a search). Under a smaller chunk budget (the fast profile's 8) the search may come back with
+# the budget spent; the policy then searches no more and answers from the rows it has.
+MORE_ROWS_MAX_PASSAGES = 10
 
 
 def _read_whole(state: AnswerState, table: TableRows) -> bool:
@@ -52,17 +53,26 @@ def more_rows_query(state: AnswerState, question: str, search_rounds: int) -> st
         return None
     quarters = set(named_quarters(question))
     held = _quarters_held(table, records)
-    if not asks_for_arithmetic(question) and not (quarters and held and quarters - held):
-        return None
+    if (not asks_for_arithmetic(question) and not (quarters and held and quarters - held)
+            and not (len(quarters) > 1 or left_out(question, table.conditions))):
+        return None  # no sum asked for (a span of quarters, rows picked by what they are not) and no quarter lacking
     if search_rounds > 1:
         last = max(p.round for p in state.passages)
-        if not any(p.round == last and p.source == table.passage.source for p in state.passages):
-            return None
-    cells = [cell for named in table.conditions.values() for cell in named]
+        if last < search_rounds or not any(p.round == last and p.source == table.passage.source
+                                           for p in state.passages):
+            return None  # the last search brought nothing (or the turn's passage budget is spent), or no row
+    excluded = left_out(question, table.conditions)
+    cells = [cell for named in table.conditions.values() for cell in named if cell not in excluded]
+    for column, named in table.conditions.items():
+        if set(named) <= excluded:
+            # Rows picked by what they are not ("not paid"): search for the other values of that column seen.
+            cells += [c for c in dict.fromkeys(r.get(column, "") for r, _, p in records
+                                               if p.source == table.passage.source) if c and c not in excluded]
     cells += [q.upper() for q in named_quarters(question)]
     if not table.conditions:  # none of its rows found is named: the question's own words
         cells += terms(question)
-    return " ".join(dict.fromkeys([table.passage.title, header_words(table.column), *cells]))
+    query = " ".join(dict.fromkeys([table.passage.title, header_words(table.column), *cells]))
+    return None if fold(query) in {fold(q) for q in state.searched} else query  # the same search finds nothing new
 
 
 def missing_quarters(state: AnswerState, question: str) -> list[str]:
@@ -82,7 +92,6 @@ def missing_quarters(state: AnswerState, question: str) -> list[str]:
         return missing
     # Not read whole, but searched for by the quarter it lacks: a search for the table naming the quarter brought
     # rows of it and none of that quarter.
-    last = max((p.round for p in state.passages), default=0)
     asked = {w.upper() for q in state.searched[1:] for w in q.split()}
-    brought = any(p.round == last > 1 and p.source == table.passage.source for p in state.passages)
+    brought = any(p.round > 1 and p.source == table.passage.source for p in state.passages)
     return missing if brought and missing and all(q in asked for q in missing) else []
