@@ -61,6 +61,7 @@ from hopgraph.policies.answer.evidence import (
     tidy_question,
 )
 from hopgraph.policies.answer.rates import rate_times_quantity
+from hopgraph.policies.answer.records import peer_records
 from hopgraph.policies.answer.select import best_sentences, doc_links
 from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import named_procedure
@@ -240,7 +241,12 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             elif bridge and len(parts) > 1:
                 query = follow_up_query(bridge, " ".join(parts[1:]))
                 if fold(query) not in searched:
-                    return [(SEARCH, {"query": query})], ""
+                    calls = [(SEARCH, {"query": query})]
+                    peers = peer_records(bridge, parts[-1], state.passages)
+                    if peers is not None:
+                        # The directory that lists the bridge's peers holds its record too: search it by name.
+                        calls.append((SEARCH, {"query": f"{peers.title} {bridge}"}))
+                    return calls, ""
             elif procedure is not None:
                 # A follow-up asking for a step of the procedure the thread's report names by its code: follow it.
                 query = follow_up_query(procedure[0], state.question)

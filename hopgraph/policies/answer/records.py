@@ -138,6 +138,21 @@ def subject_chain(question: str, passages: list[Passage]) -> tuple[Record, Recor
     return None
 
 
+def peer_records(name: str, question: str, passages: list[Passage]) -> Passage | None:
+    """A list or directory found that holds the field the question asks for in the record of another thing, but
+    no record of ``name``: its own record of ``name`` is likely in a chunk not read yet ("what number do I ring?"
+    over a clinic directory whose one section read gives another clinic's Phone). Its passage, or None."""
+    if records_of(name, passages):
+        return None
+    key = fold(name).strip()
+    for cells, _, passage in table_records(passages):
+        first = next(iter(cells), "")
+        if (all(fold(v).strip() != key for v in cells.values())
+                and asked_field(question, cells, first) is not None):
+            return passage
+    return None
+
+
 def opens_with(sentence: str, name: str) -> bool:
     """The sentence is about ``name``: it opens with it ("Millbrook bakery: 12 Canal Street, Leeds."), or it is a
     table row whose first cell is it."""
