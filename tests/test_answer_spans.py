@@ -202,3 +202,20 @@ def test_more_rows_of_a_table_read_in_part_are_searched_by_the_values_not_left_o
     state.searched.append(query)
     state.rounds.append([("search_documents", {"query": query})])
     assert more_rows_query(state, question, search_rounds=2) is None
+
+
+def test_a_follow_up_with_no_word_of_its_own_asks_the_previous_question_again() -> None:
+    from hopgraph.policies.answer.builtin import effective_question
+    from hopgraph.policies.answer.evidence import AnswerState
+
+    asked = "Which clinic spent the most on drugs in the third quarter?"
+    answered = ("clinic: Kestrel Road; quarter: Q3; drugs: 44100 [1]. It has the most drugs (44,100) of the 2 rows "
+                "found [1].")
+    state = AnswerState(question="How much was it?", history=[(asked, answered)])
+    assert effective_question(state) == asked
+    # The previous answer holds no answer of the kind asked ("when?"), or was "not found": not asked again.
+    assert effective_question(AnswerState(question="When was it?", history=[(asked, answered)])) != asked
+    nothing = "Not found in the documents you can search (container: finance)."
+    assert effective_question(AnswerState(question="How much was it?", history=[(asked, nothing)])) != asked
+    # A follow-up with a word of its own keeps the thread's subject instead.
+    assert effective_question(AnswerState(question="And its utilities?", history=[(asked, answered)])) != asked

@@ -20,6 +20,7 @@ tool messages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -67,7 +68,7 @@ from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import named_procedure
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
 from hopgraph.policies.answer.thread import thread_subject
-from hopgraph.policies.answer.types import asked_kind
+from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind
 from hopgraph.policies.base import ScriptedPolicy, _call_id
 from hopgraph.policies.text import fold, terms
 from hopgraph.tools.rewrite_query import contextual_question, is_follow_up
@@ -84,7 +85,14 @@ def follow_up_subject(state: AnswerState) -> str:
 
 
 def effective_question(state: AnswerState) -> str:
-    """The question with the thread's subject when it is a follow-up that names nothing."""
+    """The question with the thread's subject when it is a follow-up that names nothing. A follow-up with no word
+    of its own ("How much was it?") whose kind of answer the previous answer holds asks that question again."""
+    if state.history and not stems(state.question) and is_follow_up(state.question):
+        asked, answered = state.history[-1]
+        kind = asked_kind(state.question)
+        if (asked.strip() and answered.strip() and not answered.startswith(NOT_FOUND[:-1])
+                and kind not in (THING, YESNO) and holds_kind(re.sub(r"\[\w+\]", "", answered), kind, asked)):
+            return asked
     subject = follow_up_subject(state)
     return contextual_question(tidy_question(state.question), subject) if subject else state.question
 
