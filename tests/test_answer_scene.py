@@ -61,6 +61,10 @@ def test_a_scene_setting_clause_is_not_a_part_of_its_own() -> None:
     # "When" asking a question is still a part.
     assert split_question("When was the lift serviced, and who serviced it?") == [
         "When was the lift serviced", "who serviced it"]
+    # A scene-setting clause after an opening phrase that asks nothing belongs to the question after it.
+    assert split_question("Under that procedure, if the lift won't restart, how long should the warden wait, and "
+                          "whom does she ring?") == [
+        "How long should the warden wait, under that procedure, if the lift won't restart", "whom does she ring"]
     assert asked_kind("When the lift stopped, how long did the visitors wait?") == AMOUNT
     assert asked_kind("When was the lift serviced?") == DATE
     assert asked_kind("After the lift stopped, who rang the contractor?") == PERSON

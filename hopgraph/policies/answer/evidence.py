@@ -136,6 +136,11 @@ _SCENE = re.compile(r"^(?:while|after|before|since|once|if|although|though|becau
                     re.IGNORECASE)
 
 
+# "Under that procedure, if a shortfall can't be explained, how long ...?": a scene-setting clause after an opening
+# phrase that asks nothing.
+_SCENE_INSIDE = re.compile(r",\s*(?:while|after|before|once|if|when|until|during)\s", re.IGNORECASE)
+
+
 # "Somebody was told to chase the Wi-Fi upgrade. What's that person's job title?": a statement that describes
 # something, then a question that points back at it.
 _STATEMENT_THEN_QUESTION = re.compile(r"^\s*([^?]+?[.!])\s+([A-Z][^.!?]*\?)\s*$", re.DOTALL)
@@ -153,7 +158,8 @@ def _pieces(question: str) -> list[str]:
     if told and not _WH_START.match(told.group(1)) and _POINTS_BACK.search(told.group(2)):
         return [told.group(1).strip(" .!"), *_pieces(told.group(2))]
     pieces = [m for m in _SPLIT.split(question) if m and m.strip(" ,;?")]
-    if len(pieces) > 1 and _SCENE.match(pieces[0].strip()):
+    if len(pieces) > 1 and (_SCENE.match(pieces[0].strip()) or _SCENE_INSIDE.search(pieces[0])
+                            and not _WH_START.match(pieces[0]) and _WH_START.match(pieces[1])):
         scene, main = pieces[0].strip(" ,;?"), pieces[1].strip(" ,;?")
         pieces = [f"{main[:1].upper()}{main[1:]}, {scene[:1].lower()}{scene[1:]}", *pieces[2:]]
     return pieces
