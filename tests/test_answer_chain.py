@@ -154,7 +154,7 @@ def test_a_sentence_filling_the_slot_before_the_question_word_answers() -> None:
 
 
 def test_a_stop_after_an_abbreviation_does_not_end_the_sentence() -> None:
-    from hopgraph.policies.answer.evidence import prose_sentences
+    from hopgraph.policies.answer.sentences import prose_sentences
 
     text = "The main campus is in Arden Hills, a suburb of St. Paul, and the seminary has a campus in San Diego."
     assert prose_sentences(text) == [text]

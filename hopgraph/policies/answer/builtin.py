@@ -7,8 +7,9 @@ contain), for the second part of a two-part question, or for a one-part question
 hold an answer of the asked kind or that asks about something it only describes ("the association which
 published ..."). Then, when the question asks for a derived amount, a ``run_python`` call computes it from
 the numbers found (see :mod:`hopgraph.policies.answer.compute`), or a sum, difference, mean or product the question
-asks for (see :mod:`hopgraph.policies.answer.aggregate`), over table rows after a search for the rows of the
-table not yet read. Then a final message without tool calls:
+asks for (see :mod:`hopgraph.policies.answer.aggregate`, :mod:`~hopgraph.policies.answer.rates` and
+:mod:`~hopgraph.policies.answer.shares`), over table rows after a search for the rows of the table not yet read.
+Then a final message without tool calls:
 an extractive answer, one sentence per part of the question, each followed by its ``[Sn]`` reference,
 preferring sentences that hold an answer of the kind asked for (see :mod:`hopgraph.policies.answer.compose`
 and :mod:`hopgraph.policies.answer.types`).
