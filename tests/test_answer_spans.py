@@ -209,8 +209,8 @@ def test_a_follow_up_with_no_word_of_its_own_asks_the_previous_question_again() 
     from hopgraph.policies.answer.evidence import AnswerState
 
     asked = "Which clinic spent the most on drugs in the third quarter?"
-    answered = ("clinic: Kestrel Road; quarter: Q3; drugs: 44100 [1]. It has the most drugs (44,100) of the 2 rows "
-                "found [1].")
+    # (Earlier answers are kept without their citation markers.)
+    answered = "clinic: Kestrel Road; quarter: Q3; drugs: 44100. It has the most drugs (44,100) of the 2 rows found."
     state = AnswerState(question="How much was it?", history=[(asked, answered)])
     assert effective_question(state) == asked
     # The previous answer holds no answer of the kind asked ("when?"), or was "not found": not asked again.

@@ -21,7 +21,6 @@ tool messages.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -92,7 +91,7 @@ def effective_question(state: AnswerState) -> str:
         asked, answered = state.history[-1]
         kind = asked_kind(state.question)
         if (asked.strip() and answered.strip() and not answered.startswith(NOT_FOUND[:-1])
-                and kind not in (THING, YESNO) and holds_kind(re.sub(r"\[\w+\]", "", answered), kind, asked)):
+                and kind not in (THING, YESNO) and holds_kind(answered, kind, asked)):
             return asked
     subject = follow_up_subject(state)
     return contextual_question(tidy_question(state.question), subject) if subject else state.question
@@ -253,7 +252,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                     calls = [(SEARCH, {"query": query})]
                     peers = peer_records(bridge, parts[-1], state.passages)
                     if peers is not None:
-                        # The directory that lists the bridge's peers holds its record too: search it by name.
+                        # A directory found with the asked field for another thing: search it by the bridge's name.
                         calls.append((SEARCH, {"query": f"{peers.title} {bridge}"}))
                     return calls, ""
             elif procedure is not None:
