@@ -3,8 +3,10 @@
 "What is the email address of the Kestrel office?" over a directory with telephone numbers only: the thing asked
 ("email address") is named by all its words, not by "address" alone. "What time does the Kestrel office open on
 Sundays?" over costs and minutes without a time of day: "what time" wants a time of day, not any number or date.
-Answered counterparts show the rules do not simply refuse. A folder written here is ingested into the default
-embedded index and asked through the graph with the built-in answer policy.
+A table row about another thing than the one the question names ("the gas boiler at the Heron office" answered
+with the Kestrel office's boiler) answers nothing. Answered counterparts show the rules do not simply refuse. A
+folder written here is ingested into the default embedded index and asked through the graph with the built-in
+answer policy.
 """
 
 from __future__ import annotations
@@ -35,6 +37,15 @@ COSTS = """# Office costs 2026
 | Heron office | Q1 | 3900 | 580 |
 """
 
+EQUIPMENT = """# Office equipment
+
+| Item | Office | Last serviced |
+|---|---|---|
+| Gas boiler | Kestrel office | 2026-03-12 |
+| Photocopier | Kestrel office | 2026-01-30 |
+| Photocopier | Heron office | 2026-02-17 |
+"""
+
 MINUTES = """# Office managers' meeting, 4 May 2026
 
 The council has asked for the fire doors at the Kestrel office to be checked before the summer. Rosa Quirke will
@@ -46,7 +57,7 @@ book the contractor.
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
     docs = write_files(tmp_path_factory.mktemp("offices"), {
         "admin/office-directory.md": DIRECTORY, "admin/office-costs-2026.md": COSTS,
-        "admin/managers-meeting-2026-05-04.md": MINUTES})
+        "admin/managers-meeting-2026-05-04.md": MINUTES, "admin/office-equipment.md": EQUIPMENT})
     with ingested(tmp_path_factory, docs) as indexed:
         yield indexed
 
@@ -76,6 +87,8 @@ def test_what_a_question_names_as_asked() -> None:
 @pytest.mark.parametrize("question", [
     "What is the email address of the Kestrel office?",
     "What time does the Kestrel office open on Sundays?",
+    # A row about another office's boiler answers nothing about the Heron office's.
+    "When was the gas boiler at the Heron office last serviced?",
 ])
 def test_unanswered_questions_are_not_found(folder: Folder, question: str) -> None:
     answer = str(ask(folder, question)["answer"])
@@ -86,6 +99,7 @@ def test_unanswered_questions_are_not_found(folder: Folder, question: str) -> No
 @pytest.mark.parametrize(("question", "fact"), [
     ("What is the telephone number of the Kestrel office?", "01632 970 221"),
     ("Who will book the contractor for the fire doors?", "Rosa Quirke"),
+    ("When was the gas boiler at the Kestrel office last serviced?", "2026-03-12"),
 ])
 def test_their_answered_counterparts(folder: Folder, question: str, fact: str) -> None:
     answer = str(ask(folder, question)["answer"])

@@ -42,6 +42,7 @@ from hopgraph.policies.answer.prune import prune
 from hopgraph.policies.answer.records import opens_with, record_answer, subject_chain
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import asked_step, named_procedure, step_sentence
+from hopgraph.policies.answer.tables import row_record
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import base_title, entity_spans, fold, terms
 
@@ -77,7 +78,12 @@ def _anchors(question: str) -> list[str]:
 
 def _mentioned(anchor: str, passages: list[Passage]) -> bool:
     """Some passage names the anchor, or one of the names it joins ("Never Cry Wolf and Big Hero 6")."""
-    texts = [fold(p.title + " " + p.text) for p in passages]
+    return _named_in(anchor, [p.title + " " + p.text for p in passages])
+
+
+def _named_in(anchor: str, texts: list[str]) -> bool:
+    """One of ``texts`` names the anchor (most of its words), or one of the names it joins."""
+    texts = [fold(t) for t in texts]
     for name in re.split(r"\s+(?:and|&|or)\s+", anchor):
         words = [re.sub(r"['’]s$", "", w) for w in terms(name)]  # "Kenji's" -> "kenji"
         if not words or any(sum(w in text for w in words) * 2 >= len(words) for text in texts):
@@ -233,6 +239,11 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # 12 Canal Street, Leeds." for "And where is it?"), before one that only mentions it.
             own = [c for c in fitting[:8] if c.holds and opens_with(c.text, subject)] if subject else []
             take([row] if one_row and row is not None else own or linked or fitting, 1, 0.3, covered=True)
+        if (len(parts) == 1 and not subject and not found and chosen and len(row_record(chosen[0][0])) > 1
+                and not all(_named_in(a, [chosen[0][0]]) for a in anchors)):
+            # A row about another thing than the one the question names ("the autoclave at Stonegate" answered
+            # with Kestrel Road's autoclave): no answer.
+            return not_found(containers)
         everything: list[Candidate] = []  # every sentence, best first for the question (not for a follow-up)
         if subject:
             ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,
