@@ -4,9 +4,9 @@
 ("email address") is named by all its words, not by "address" alone. "What time does the Kestrel office open on
 Sundays?" over costs and minutes without a time of day: "what time" wants a time of day, not any number or date.
 A table row about another thing than the one the question names ("the gas boiler at the Heron office" answered
-with the Kestrel office's boiler) answers nothing. Answered counterparts show the rules do not simply refuse. A
-folder written here is ingested into the default embedded index and asked through the graph with the built-in
-answer policy.
+with the Kestrel office's boiler) answers nothing, and "how much does it cost" wants a sum of money. Answered
+counterparts show the rules do not simply refuse. A folder written here is ingested into the default embedded index
+and asked through the graph with the built-in answer policy.
 """
 
 from __future__ import annotations
@@ -76,6 +76,11 @@ def test_what_a_question_names_as_asked() -> None:
     assert holds_kind("The Heron office opens at 8:30 from June.", DATE, asked)
     assert not holds_kind("office: Kestrel office; quarter: Q1; rent: 4200", DATE, asked)
     assert not holds_kind("The meeting was on 4 May 2026.", DATE, asked)
+    # "How much does it cost" wants money: a sum, or a bare number in a table row's cell.
+    cost = "How much does parking cost at the Kestrel office?"
+    assert not holds_kind("Parking is in the six spaces behind the building.", AMOUNT, cost)
+    assert holds_kind("Parking costs £4 a day.", AMOUNT, cost)
+    assert holds_kind("office: Kestrel office; quarter: Q2; parking: 540", AMOUNT, cost)
     # "How many" wants a count: the day and year of a date are none, a plain number (a bare year too) is one.
     count = "How many visitors did the Heron office have in spring?"
     assert not holds_kind("On 2 June 2026 the Heron office closed early.", AMOUNT, count)

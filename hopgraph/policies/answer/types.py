@@ -90,6 +90,18 @@ _CALENDAR_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b(?:,
                             rf"\b(?:{_MONTHS})\s+\d{{4}}\b|\b\d{{4}}-\d\d-\d\d\b", re.IGNORECASE)
 
 
+# "How much does X cost", "how much do we pay / owe / charge ...": the answer is a sum of money.
+_ASKS_MONEY = re.compile(r"\bhow much\b.*\b(?:cost|costs|costed|pay|paid|pays|owe|owed|charge|charged|charges|"
+                         r"spend|spent|price|fee|fees|earn|earned)\b")
+# A cell of a table row spelled "Column: value; ..." that is a bare number ("energy: 9420": a table's money
+# columns need not say they are money).
+_TABLE_ROW = re.compile(r"(?:^|;\s*)[^:;]{1,40}:\s*[£€$]?\d[\d,.]*\s*(?:;|$)")
+# A sum of money in a sentence or a table row: a currency sign or code, pence, or a money column ("amount_gbp: 865").
+_MONEY = re.compile(r"[£€$]\s?\d|\d\s?p\b|\b(?:EUR|GBP|USD|CHF|pounds?|euros?|dollars?|pence)\b|"
+                    r"\b(?:amount|cost|price|fee|value|total|spend|budget|gbp|eur|usd)[\w ]{0,20}:\s*[\d£€$]",
+                    re.IGNORECASE)
+
+
 def _new_numbers(sentence: str, question: str, dates: bool = True) -> bool:
     """The sentence has a number the question lacks; ``dates``: one inside a calendar date counts too."""
     q = fold(question)
@@ -119,6 +131,10 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
             return bool(_FREQUENCY.search(sentence))
         if re.search(r"\bhow long\b", q):
             return bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question)
+        if _ASKS_MONEY.search(q) and not _MONEY.search(sentence) and not _TABLE_ROW.search(sentence):
+            # "how much does parking cost": a sum of money, not a count of spaces (a table row's columns may be
+            # money without saying so: "energy: 9420" in a table of costs)
+            return False
         return _new_numbers(sentence, question, dates=False)
     found = entities(sentence, question)
     if kind == PERSON:
