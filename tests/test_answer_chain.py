@@ -234,8 +234,8 @@ def test_an_answer_through_a_named_document_quotes_the_document_it_leads_to() ->
 
 
 def test_a_document_that_only_mentions_the_named_one_is_not_where_it_leads() -> None:
-    from hopgraph.policies.answer.compose import _hop_sentences
     from hopgraph.policies.answer.evidence import stems
+    from hopgraph.policies.answer.reached import hop_sentences
     from hopgraph.policies.answer.select import best_sentences, doc_links
 
     question = "Who was mayor when the town where Harbour Mill stands got its charter?"
@@ -246,16 +246,16 @@ def test_a_document_that_only_mentions_the_named_one_is_not_where_it_leads() -> 
     links = doc_links(question, passages)
     assert links["Flour trade"] == links["Elsmere"] == 1.0  # both linked to the named mill, one way or the other
     ranked = best_sentences(passages, stems(question), question, PERSON, links=links)
-    hop, _ = _hop_sentences(passages, question, [(mill.text, mill)], ranked, links)
+    hop, _ = hop_sentences(passages, question, [(mill.text, mill)], ranked, links)
     assert [c.passage.title for c in hop] == ["Elsmere"]
     # Once the answer quotes a document the question does not name, there is no hop to add.
-    hop, _ = _hop_sentences(passages, question, [(town.text, town)], ranked, links)
+    hop, _ = hop_sentences(passages, question, [(town.text, town)], ranked, links)
     assert hop == []
 
 
 def test_a_title_several_found_documents_share_is_still_named() -> None:
     from hopgraph.policies.answer.bridge import named_in_titles
-    from hopgraph.policies.answer.compose import is_named
+    from hopgraph.policies.answer.reached import is_named
     from hopgraph.policies.answer.select import doc_links
 
     question = 'Tom Reed was the story editor for the show "Paper Kite" which was written by who?'

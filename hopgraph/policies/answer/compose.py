@@ -1,8 +1,8 @@
 """The answer text of the offline answer policy: which sentences, in which order, with which references.
 
 One sentence per part of the question, preferring sentences that hold an answer of the asked kind; for a
-one-part bridge question, the sentence naming the bridge and then the answer from the bridge's document;
-for "A or B" and yes/no questions, the decision first; a computed amount with its calculation and the
+one-part bridge question, the sentence naming the bridge and then the answer from the bridge's document
+(:mod:`hopgraph.policies.answer.reached`); for "A or B" and yes/no questions, the decision first; a computed amount with its calculation and the
 references of its inputs; "not found" (naming the containers) when nothing of the asked kind is there.
 """
 
@@ -39,19 +39,18 @@ from hopgraph.policies.answer.evidence import (
     tidy_question,
 )
 from hopgraph.policies.answer.prune import prune
+from hopgraph.policies.answer.reached import bridge_answer, bridge_first, hop_sentences, is_about_titled, is_named
 from hopgraph.policies.answer.records import opens_with, record_answer, subject_chain
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import asked_step, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
-from hopgraph.policies.text import base_title, entity_spans, fold, terms
+from hopgraph.policies.text import entity_spans, fold, terms
 
 MAX_SENTENCES = 4
 # How close to the best sentence a second one must score: from the same document, from another.
 SECOND_SAME = 0.85
 SECOND_OTHER = 0.75
-# A sentence from the document a named one leads to, for a question that passes through something.
-HOP_SECOND = 0.65
 NOT_FOUND = "Not found in the documents you can search."
 
 
@@ -163,7 +162,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                                 only_round=first), 1, 0.3)
         # The later parts were searched for, with the bridge, in the last round: its passages, the bridge's own first.
         reached = sorted((p for p in state.passages if last_round in p.ranks),
-                         key=lambda p: (not _is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
+                         key=lambda p: (not is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
         for part, kind in zip(parts[1:], kinds[1:], strict=True):
             # "..., and what is its first step?": that item of the numbered list of the document reached.
             step = step_sentence(part, reached)
@@ -188,7 +187,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         about = stems(subject) if subject else named or bridge_stems
         links = doc_links(question, state.passages, bridge or "") if len(parts) == 1 else {}
         followed = len(parts) == 1 and bool(bridge) and len(state.searched) > 1 and not subject
-        found = _bridge_answer(state, question, bridge or "", kinds[0]) if followed else []
+        found = bridge_answer(state, question, bridge or "", kinds[0]) if followed else []
         if subject and len(parts) == 1 and not found and asked_step(question) is not None:
             # "What's the first thing the procedure it mentions tells staff to do?": that step of the procedure the
             # thread's report names (after the report's line naming it), or of the thread's subject itself.
@@ -229,7 +228,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                     for c in ranked[:8]):
                 continue  # "When is the refurbishment ... due?": no paragraph with a date speaks of a refurbishment
             if bridge and last_round > 1 and ranked and len(parts) == 1:
-                _bridge_first(state, question, bridge, ranked[0], chosen, used)
+                bridge_first(state, question, bridge, ranked[0], chosen, used)
             fitting = [c for c in ranked if c.holds or kind in (THING, YESNO)] or ranked
             # When the question names documents, the answer comes from its chain of evidence if it can.
             linked = [c for c in fitting if links.get(c.passage.title, 0.0) >= 1.0]
@@ -269,7 +268,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         if chosen and len(parts) == 1 and len(chosen) < 2 and not subject and links and bridge_kind(question):
             # The question passes through something ("the area where Intrepid Wind Farm is located"): the
             # answer may be in the document its named one leads to.
-            hop, floor = _hop_sentences(state.passages, question, chosen, everything, links)
+            hop, floor = hop_sentences(state.passages, question, chosen, everything, links)
             take(hop, 1, floor=floor)
     if not chosen:
         return not_found(containers)
@@ -305,90 +304,6 @@ def _decision(label: str, evidence: list[Evidence]) -> str:
 
 def _holds(text: str, kind: str, question: str) -> bool:
     return holds_kind(text.split(". ")[-1], kind, question)
-
-
-def _bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) -> list[tuple[str, Passage]]:
-    """For a one-part question that followed a bridge: the sentence naming the bridge, then the answer
-    from the bridge's own document (what the question asks that the first sentence does not say)."""
-    if not state.searched[1].startswith(bridge):
-        return []  # the second search was not the hop
-    evidence = find_bridge_evidence(state, question)
-    if evidence is None or evidence[0] != bridge:
-        return []
-    record = record_answer(question, bridge, state.passages, skip={evidence[1]})
-    if record is not None:
-        # The bridge's record in a list or directory, with the field the question asks of it.
-        return [(evidence[1], evidence[2]), (record[1], record[2])]
-    key = fold(bridge)
-    # The bridge's own document, or a passage the hop found that names the bridge.
-    own = [p for p in state.passages if p.ref != evidence[2].ref and p.title != evidence[2].title
-           and (_is_about_titled(p.title, key) or (2 in p.ranks and key in fold(p.text)))]
-    if not own:
-        return []
-    rest = (stems(question) - stems(evidence[1])) or stems(question)
-    # The bridge's own document first; other passages that name the bridge only when it holds nothing.
-    titled = [p for p in own if _is_about_titled(p.title, key)]
-    best = None
-    for group in (titled, own) if titled else (own,):
-        ranked = best_sentences(group, rest, question, kind, about=stems(bridge), loose=True)
-        best = next((c for c in ranked if c.holds), None)
-        if best is not None:
-            break
-    if best is None:
-        return []
-    return [(evidence[1], evidence[2]), (best.text, best.passage)]
-
-
-def _is_about(title: str, key: str) -> bool:
-    """The document's title is the bridge, or one holds the other ("Supply Agreement - Nordlicht ...")."""
-    return len(title) > 2 and (title == key or key in title or (len(title.split()) > 1 and title in key))
-
-
-def _is_about_titled(title: str, key: str) -> bool:
-    """As :func:`_is_about`, or the bridge is the title's qualifier ("Leader of Opposition (Uganda)")."""
-    return _is_about(fold(base_title(title)), key) or (len(key) > 2 and f"({key})" in fold(title))
-
-
-def _bridge_first(state: AnswerState, question: str, bridge: str | None, best: Candidate,
-                  chosen: list[tuple[str, Passage]], used: set[str]) -> None:
-    """For a one-part question answered in another document than the bridge's, the bridge sentence first."""
-    if not bridge:
-        return
-    evidence = find_bridge_evidence(state, question)
-    if evidence is None or evidence[0] != bridge or evidence[2].ref == best.passage.ref:
-        return
-    if fold(bridge) not in fold(best.passage.title + " " + best.passage.text):
-        return  # the answer's document is not reached through this bridge
-    if evidence[1] not in used and evidence[1] not in best.text:
-        chosen.append((evidence[1], evidence[2]))
-        used.add(evidence[1])
-
-
-def is_named(title: str, named: set[str], links: dict[str, float]) -> bool:
-    """The question names the document: by a word that picks out few titles (``named_in_titles``), or by its
-    whole title, also one that several found documents share ("Scaredy Squirrel" beside "Scaredy Squirrel (TV
-    series)", whose words ``named_in_titles`` leaves out as too common)."""
-    return bool(stems(title) & named) or links.get(title, 0.0) >= 2.0
-
-
-def _hop_sentences(passages: list[Passage], question: str, chosen: list[tuple[str, Passage]],
-                   ranked: list[Candidate], links: dict[str, float]) -> tuple[list[Candidate], float]:
-    """When the answer so far quotes only documents the question names: of ``ranked`` (every sentence, best
-    first for the question), those of the asked kind from a document a named one names by its title (Iowa for
-    the Intrepid Wind Farm "in north-west Iowa"), and the least score one must reach (``HOP_SECOND`` of the
-    best)."""
-    docs = {p.title for _, p in chosen}
-    if not ranked or not all(links.get(t, 0.0) >= 2.0 for t in docs):
-        return [], 0.0
-    # Named by title in a named document, not merely naming one ("the decade" of a text is no link to Decade).
-    named_text = " ".join(fold(p.text) for p in passages if links.get(p.title, 0.0) >= 2.0)
-    hop = []
-    for c in ranked:
-        title = fold(base_title(c.passage.title))
-        if (c.holds and c.passage.title not in docs and 1.0 <= links.get(c.passage.title, 0.0) < 2.0
-                and len(title) > 2 and title in named_text and not restates(c.text, question)):
-            hop.append(c)
-    return hop, max(1.0, HOP_SECOND * ranked[0].score)
 
 
 def _continue(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str]) -> None:
