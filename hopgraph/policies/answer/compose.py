@@ -2,8 +2,9 @@
 
 One sentence per part of the question, preferring sentences that hold an answer of the asked kind; for a
 one-part bridge question, the sentence naming the bridge and then the answer from the bridge's document
-(:mod:`hopgraph.policies.answer.reached`); for "A or B" and yes/no questions, the decision first; a computed amount with its calculation and the
-references of its inputs; "not found" (naming the containers) when nothing of the asked kind is there.
+(:mod:`hopgraph.policies.answer.reached`); for "A or B" and yes/no questions, the decision first; a computed
+amount with its calculation and the references of its inputs; "not found" (naming the containers) when nothing
+of the asked kind is there.
 """
 
 from __future__ import annotations
