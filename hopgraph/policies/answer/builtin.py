@@ -240,7 +240,8 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
             # The first search went to the later part: search the first part alone, then hop.
             return [(SEARCH, {"query": describe(parts[0])})], ""
-        procedure = named_procedure(question, follow_up_subject(state), state.passages) if state.passages else None
+        subject = follow_up_subject(state)
+        procedure = named_procedure(question, subject, state.passages) if state.passages else None
         if search_rounds == first and search_rounds < self.max_search_rounds + first - 1:
             if not state.passages:
                 keywords = " ".join(dict.fromkeys(terms(question)))
@@ -280,7 +281,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         computed = None
         if calculation is not None and done is not None and done.ok and printed_numbers(done.output):
             computed = (calculation, done.output)
-        answer = compose_answer(state, bridge, question, self._searched(state), computed, follow_up_subject(state))
+        answer = compose_answer(state, bridge, question, self._searched(state), computed, subject)
         if calculation is not None and not self.run_python and not answer.startswith(NOT_FOUND[:-1]):
             answer += f" Not calculated: run_python is not available here (the inputs: {calculation.formula()})."
         return [], answer

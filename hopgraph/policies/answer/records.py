@@ -116,15 +116,12 @@ def subject_chain(question: str, passages: list[Passage]) -> tuple[Record, Recor
     more than any other row; it must not answer by itself (no field of it is named by the question), and the
     record reached must not share those words (then it is about the thing itself and answers directly)."""
     want = stems(question)
-    scored = []
-    for record in table_records(passages):
-        cells = record[0]
-        scored.append((len(stems(" ".join(cells.values())) & want), record))
-    scored.sort(key=lambda t: (-t[0], t[1][2].round, t[1][2].rank))
-    if not scored or scored[0][0] < 1 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+    # Each row with the question's words its cells hold, the row holding most first.
+    scored = sorted(((stems(" ".join(r[0].values())) & want, r) for r in table_records(passages)),
+                    key=lambda t: (-len(t[0]), t[1][2].round, t[1][2].rank))
+    if not scored or not scored[0][0] or (len(scored) > 1 and len(scored[1][0]) == len(scored[0][0])):
         return None
-    cells, row, _ = scored[0][1]
-    described = stems(" ".join(cells.values())) & want
+    described, (cells, row, _) = scored[0]
     if asked_field(question, cells, "", by_meaning=False) is not None:
         return None  # the row answers by itself
     for value in cells.values():
