@@ -10,7 +10,14 @@ import pytest
 
 from hopgraph.cli import main
 from hopgraph.evals.answer_data import item_from, load_beir_answers, load_demo_answers
-from hopgraph.evals.answer_metrics import aggregate_answers, contains, is_not_found, normalize, score_answer
+from hopgraph.evals.answer_metrics import (
+    aggregate_answers,
+    contains,
+    evidence_recall,
+    is_not_found,
+    normalize,
+    score_answer,
+)
 from hopgraph.evals.answer_runner import AnswerEvalOptions, evaluate_answers
 from hopgraph.evals.data import EvalError
 from hopgraph.index.memory import MemoryBackend
@@ -56,6 +63,17 @@ def test_scores_of_one_answer() -> None:
     assert score_answer("Born 1939, Sid Haig is older [1].", [], answers=["Sid Haig"])["contained"] is True
     none_cited = score_answer("Korvath.", [], answers=["Korvath"], relevant={"a"})
     assert none_cited["citation_precision"] is None and none_cited["citation_recall"] == 0.0
+
+
+def test_evidence_recall_counts_the_relevant_documents_the_run_read() -> None:
+    assert evidence_recall(["a", "x"], {"a", "b"}) == 0.5
+    assert evidence_recall([], {"a"}) == 0.0
+    # Undefined, not zero, where nothing was expected to be read.
+    assert evidence_recall(["a"], set()) is None and evidence_recall(["a"], {"a"}, answerable=False) is None
+    m = aggregate_answers([{"answerable": True, "contained": True, "not_found": False, "evidence_recall": 1.0},
+                           {"answerable": True, "contained": False, "not_found": False, "evidence_recall": 0.0},
+                           {"answerable": True, "contained": False, "not_found": False, "evidence_recall": None}])
+    assert m["evidence_recall"] == 0.5
 
 
 def test_aggregate_skips_undefined_scores() -> None:
@@ -209,7 +227,11 @@ def test_answer_evaluation_on_a_folder_of_files(tmp_path: Path, capsys: pytest.C
     assert record["contained"] and "Rhian Castell" in record["answer"]
     # The expected file became the id ingest gave it, so the citation of that file counts.
     assert record["citation_precision"] == 1.0 and record["citation_recall"] == 1.0
+    # The run read the expected file, and the other container's file was never searched.
+    assert record["evidence_recall"] == 1.0 and not any("finance" in doc for doc in record["read"])
     saved = json.loads((out / "results.json").read_text())
+    assert saved["systems"]["builtin"]["evidence_recall"] == 1.0
+    assert "| read R |" in (out / "results.md").read_text()
     assert saved["index"]["containers"] == ["finance", "ops"]
 
 

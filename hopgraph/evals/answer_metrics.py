@@ -82,6 +82,16 @@ def score_answer(answer: str, citations: Sequence[Mapping[str, Any]], *, answers
     return out
 
 
+def evidence_recall(read: Iterable[str], relevant: Iterable[str], answerable: bool = True) -> float | None:
+    """The share of the relevant documents among those the run read (None for an unanswerable question or one
+    without relevant documents): an answer can only be as good as what its searches brought."""
+    relevant_set = set(relevant)
+    if not answerable or not relevant_set:
+        return None
+    got = set(read)
+    return sum(1 for d in relevant_set if d in got) / len(relevant_set)
+
+
 def _mean(values: Iterable[float | None]) -> float | None:
     got = [float(v) for v in values if v is not None]
     return sum(got) / len(got) if got else None
@@ -96,6 +106,7 @@ def aggregate_answers(per_query: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "fact_recall": _mean(q.get("fact_recall") for q in answerable),
         "citation_precision": _mean(q.get("citation_precision") for q in answerable),
         "citation_recall": _mean(q.get("citation_recall") for q in answerable),
+        "evidence_recall": _mean(q.get("evidence_recall") for q in answerable),
         "not_found_correct": _mean(float(q["not_found"]) for q in unanswerable),
         "false_not_found": _mean(float(q["not_found"]) for q in answerable),
         "answerable": len(answerable),

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from hopgraph.evals.answer_data import AnswerItem, load_beir_answers, load_demo_answers
-from hopgraph.evals.answer_metrics import aggregate_answers, score_answer
+from hopgraph.evals.answer_metrics import aggregate_answers, evidence_recall, score_answer
 from hopgraph.evals.data import EvalError
 from hopgraph.evals.index import EVAL_CONTAINER, open_eval_index
 from hopgraph.evals.report import grouped_bars
@@ -33,7 +33,8 @@ DEMO = "demo"
 """``--data demo``: the bundled demo questions over the bundled demo corpus."""
 
 SHOWN = (("containment", "contained"), ("fact_recall", "fact recall"), ("citation_precision", "cite P"),
-         ("citation_recall", "cite R"), ("not_found_correct", "not-found ok"), ("false_not_found", "false not-found"))
+         ("citation_recall", "cite R"), ("evidence_recall", "read R"), ("not_found_correct", "not-found ok"),
+         ("false_not_found", "false not-found"))
 
 
 @dataclass
@@ -151,7 +152,7 @@ def answer_run(item: AnswerItem, context: Any) -> dict[str, Any]:
     except Exception as exc:  # one failing question must not sink the whole evaluation
         return {"answer": "", "citations": [], "turns": 0, "tool_calls": 0, "prompt_tokens": 0,
                 "ms": (time.perf_counter() - started) * 1000, "exit_reason": "error",
-                "error": f"{type(exc).__name__}: {exc}"}
+                "error": f"{type(exc).__name__}: {exc}", "read": []}
     ms = (time.perf_counter() - started) * 1000
     trace = result.get("trace") or []
     return {
@@ -159,6 +160,9 @@ def answer_run(item: AnswerItem, context: Any) -> dict[str, Any]:
         "turns": int(result.get("turns") or 0), "tool_calls": sum(len(t.get("tool_calls") or []) for t in trace),
         "prompt_tokens": sum(int(t.get("prompt_tokens") or 0) for t in trace), "ms": ms,
         "exit_reason": str(result.get("exit_reason") or ""), "error": str(result.get("error") or ""),
+        # Every document the run's searches brought: with the expected files, it tells a search that never reached
+        # the evidence from an answer that missed it in what was read.
+        "read": sorted({doc for t in trace for doc in t.get("new_docs") or []}),
     }
 
 
@@ -222,6 +226,7 @@ def evaluate_answers(opts: AnswerEvalOptions, backend: SearchBackend | None = No
             scores = score_answer(run["answer"], run["citations"], answers=item.answers, facts=item.facts,
                                   answerable=item.answerable, relevant=item.relevant,
                                   question=item.follow_up or item.question)
+            scores["evidence_recall"] = evidence_recall(run["read"], item.relevant, item.answerable)
             records.append({"qid": item.qid, "question": item.question, "follow_up": item.follow_up,
                             "gold": item.answers or item.facts, "answerable": item.answerable, **run, **scores,
                             "cited": [c.get("doc_id") for c in run["citations"]]})
