@@ -78,7 +78,7 @@ def score_answer(answer: str, citations: Sequence[Mapping[str, Any]], *, answers
     if relevant_set and docs:
         out["citation_precision"] = sum(1 for d in docs if d in relevant_set) / len(docs)
     if relevant_set:
-        out["citation_recall"] = sum(1 for d in relevant_set if d in docs) / len(relevant_set)
+        out["citation_recall"] = _share_in(relevant_set, docs)
     return out
 
 
@@ -88,8 +88,13 @@ def evidence_recall(read: Iterable[str], relevant: Iterable[str], answerable: bo
     relevant_set = set(relevant)
     if not answerable or not relevant_set:
         return None
-    got = set(read)
-    return sum(1 for d in relevant_set if d in got) / len(relevant_set)
+    return _share_in(relevant_set, read)
+
+
+def _share_in(relevant: set[str], found: Iterable[str]) -> float:
+    """The share of the (non-empty) relevant documents that ``found`` holds."""
+    got = set(found)
+    return sum(1 for d in relevant if d in got) / len(relevant)
 
 
 def _mean(values: Iterable[float | None]) -> float | None:
