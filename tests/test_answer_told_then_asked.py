@@ -103,7 +103,7 @@ def test_a_record_reached_through_a_name_another_record_gives() -> None:
                          "| Wharfside House | Kenmare | Nadia Okafor |")
     found = record_answer("in which town is it kept?", "V-7", [vehicles, sites])
     assert found is not None and found[1].startswith("Site: Quayside Annexe; Town: Porthcove"), found
-    # One hop only: the vehicle's own row, whose site is the field closest in meaning (no header says "town").
-    own = record_answer("in which town is it kept?", "V-7", [vehicles, sites], hops=1)
+    # One hop only: the vehicle's own row, whose site is the field closest in meaning (no header says "location").
+    own = record_answer("at which location is it kept?", "V-7", [vehicles, sites], hops=1)
     assert own is not None and own[1].startswith("asset: V-7")
 

@@ -181,3 +181,39 @@ def test_cli_reports_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(both) == 2
     assert "error: --index is the old name of --cache: give only --cache" in capsys.readouterr().err
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_an_index_another_process_is_building_is_left_to_it(tmp_path: Path) -> None:
+    """Two evaluations of one corpus at once: the second must not remove the index the first is still building
+    (no ready mark yet); it fails naming the process that holds it, and a later run clears what was left."""
+    import subprocess
+    import sys
+
+    from hopgraph.evals.index import corpus_key, open_eval_index
+    from hopgraph.index.backend import IndexLockedError
+    from hopgraph.index.factory import close_all
+
+    folder = write_beir(tmp_path / "tiny")
+    corpus = folder / "corpus.jsonl"
+    building = tmp_path / "idx" / f"tiny-{corpus_key(corpus, 'minilm', 'float')}"
+    building.mkdir(parents=True)
+    (building / "segment.part").write_text("written by the run still building")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from pathlib import Path; from hopgraph.index.edge_dir import lock_dir; "
+         "lock_dir(Path(sys.argv[1])); print('locked', flush=True); sys.stdin.read()", str(building)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        with pytest.raises(IndexLockedError, match=f"another process \\(pid {holder.pid}\\)"):
+            open_eval_index(corpus, "tiny", index_root=str(tmp_path / "idx"), progress=False, doc_precision="float")
+        assert (building / "segment.part").read_text() == "written by the run still building"
+    finally:
+        holder.communicate("")
+    # The holder is gone without marking the index ready: the next run removes the leftovers and builds it.
+    backend, info = open_eval_index(corpus, "tiny", index_root=str(tmp_path / "idx"), progress=False,
+                                    doc_precision="float")
+    try:
+        assert info["reused"] is False and info["documents"] == 6
+        assert not (building / "segment.part").exists()
+    finally:
+        close_all()

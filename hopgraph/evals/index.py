@@ -10,9 +10,10 @@ from typing import Any
 
 from hopgraph.config import user_cache_dir
 from hopgraph.evals.data import EvalError
-from hopgraph.index.backend import SearchBackend
+from hopgraph.index.backend import IndexLockedError, SearchBackend
 from hopgraph.index.chunking import CHUNKER_VERSION
 from hopgraph.index.common import hash_file
+from hopgraph.index.edge_dir import LOCK_FILE, lock_dir, unlock
 from hopgraph.index.embed import doc_precision_setting, embedder_spec, resolve_doc_precision
 from hopgraph.index.ingest import ingest_beir
 
@@ -50,6 +51,21 @@ def ingest_corpus(
             "seconds": round(time.perf_counter() - started, 1)}
 
 
+def _clear_half_built(path: Path) -> None:
+    """Removes an index an interrupted run left half built; one another process is still building (it holds the
+    index's lock) is left alone, and opening it then fails with the error that names that process."""
+    try:
+        fd = lock_dir(path)
+    except IndexLockedError:
+        return
+    try:
+        for entry in path.iterdir():
+            if entry.name != LOCK_FILE:
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+    finally:
+        unlock(fd)
+
+
 def open_eval_index(
     corpus_path: Path, name: str, index_root: str | None = None, embedder: str | None = None,
     progress: bool = True, doc_precision: str | None = None,
@@ -67,7 +83,7 @@ def open_eval_index(
     info: dict[str, Any] = {"path": str(path), "key": key, "embedder": spec, "doc_precision": precision,
                             "reused": ready.is_file()}
     if not ready.is_file() and path.exists():
-        shutil.rmtree(path)  # a half-built index from an interrupted run
+        _clear_half_built(path)
     backend = open_backend(index_dir=str(path), embedder=spec, doc_precision=precision)
     if info["reused"]:
         info.update(json.loads(ready.read_text()))

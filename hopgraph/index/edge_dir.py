@@ -17,12 +17,13 @@ from hopgraph.index.common import SCHEMA_VERSION
 from hopgraph.index.hnsw import EARLIER_EF_CONSTRUCT, EARLIER_M, HNSW_EF_CONSTRUCT, HNSW_M
 
 RECORD = "hopgraph.json"
+LOCK_FILE = "lock"
 
 
 def lock_dir(path: Path) -> int:
     """Takes the directory's exclusive lock; returns the open descriptor. Another holder, in this process or
     another, is named in the error."""
-    lock_path = path / "lock"
+    lock_path = path / LOCK_FILE
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
