@@ -72,6 +72,24 @@ def test_a_bridge_from_a_document_off_the_chain_loses() -> None:
     assert bridge_candidates(state, question)[0][1] == "Charmed"
 
 
+def test_a_bridge_below_the_first_four_results_wins_only_over_weak_ones() -> None:
+    question = "Which of our clinics has the underwater treadmill, and what number do I ring to book a session?"
+    notes = [_passage(f"S{i}", f"Weight clinic {i}", "Scales checked before the session.", rank=i)
+             for i in (1, 2, 3, 4)]
+    equipment = _passage("S5", "equipment", "asset: EQ-011; item: Underwater treadmill; site: Kestrel Road Surgery; "
+                         "room: Rehab room", rank=5)
+    # The fifth result names the clinic beside the question's own words; the first four only a word at a
+    # sentence's start.
+    found = bridge_candidates(AnswerState(question=question, passages=[*notes, equipment]), question.split(",")[0])
+    assert found[0][1] == "Kestrel Road Surgery"
+    # Against a name as well supported in the first four, the fifth result loses.
+    directory = _passage("S1", "equipment list", "asset: EQ-004; item: Underwater treadmill; site: Orchard Vale "
+                         "Clinic; room: Hydrotherapy", rank=1)
+    found = bridge_candidates(AnswerState(question=question, passages=[directory, *notes[1:], equipment]),
+                              question.split(",")[0])
+    assert found[0][1] == "Orchard Vale Clinic"
+
+
 def test_a_word_of_a_given_name_does_not_make_another_name_the_bridge() -> None:
     question = "From 1945-1949 Dick Humbert played for an NFL team based in what state?"
     state = AnswerState(question=question, passages=[

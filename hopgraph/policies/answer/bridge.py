@@ -32,6 +32,9 @@ SLOT = 1.5
 PLACE = 1.5
 LARGER = 2.5
 TITLE_WORDS = 0.5
+# Below the first four results a name needs more to be the bridge: there it is taken only over weak candidates.
+FIRST_RESULTS = 4
+LOW_RANK = 2.0
 MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})
 
 
@@ -130,7 +133,7 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     large = bool(described_kinds(first_part) & _LARGE_PLACE_KINDS)
     found: list[tuple[float, int, str, str, Passage]] = []
     for p in state.passages:
-        if p.round != round_no or p.rank > 4:
+        if p.round != round_no:
             continue
         own_title = fold(base_title(p.title))
         # A document the question names by title is where a chain of evidence starts; one that neither
@@ -148,7 +151,7 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
             found_regions = regions(sentence, state.question) if place else ()
             named_titles = _titles_named(sentence, titles, p.title, question, focus)
             for span, pos in [*entities(sentence, state.question), *found_regions, *named_titles]:
-                score = float(relevance) - 0.05 * p.rank + anchor
+                score = float(relevance) - 0.05 * p.rank + anchor - (LOW_RANK if p.rank > FIRST_RESULTS else 0.0)
                 before = sentence[max(0, pos - 40):pos]
                 linked = titles.get(fold(span))
                 if linked is not None and linked != p.title:
