@@ -56,6 +56,9 @@ def test_the_words_nothing_found_contains() -> None:
     assert _unseen_words("Which town is Millrace Studio in?", found) == ""
     # Verb forms and the words of "how long" name nothing to look for.
     assert _unseen_words("How long was the kiln left turning before it was switched off?", found) == "kiln left"
+    # Nor do the words asking for arithmetic.
+    assert _unseen_words("How many pots did the two studios fire put together?", found) == "pots fire"
+    assert _unseen_words("How many kilns do the studios have on average?", found) == "kilns"
 
 
 def test_the_described_row_leads_to_the_record_that_answers() -> None:

@@ -52,6 +52,9 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
 def test_a_month_is_no_name_of_its_own() -> None:
     assert is_follow_up("Have we paid their September invoice yet?")
     assert is_follow_up("And in May?")
+    # Days in the plural ("on Sundays") name a time too.
+    assert is_follow_up("And what time does it close on Sundays?")
+    assert not is_follow_up("And what time does Stonegate close?")
     # A name still makes a question stand on its own.
     assert not is_follow_up("Have we paid the Larkspur invoice yet?")
     assert named_months("their September invoice, and what may follow in May") == {9: 6, 5: 48}

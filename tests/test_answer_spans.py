@@ -5,7 +5,8 @@ section's heading.
   rows; "how much lower was A than B" is B minus A; "across all three clinics" and "put together" ask for a sum;
   "what did we spend ..." and "what did the cover come to" ask for an amount; "14 locum vet days" is a count of
   days at a rate of "£520 per day".
-- "Which clinic spent the most ... in the third quarter?": the extreme of the rows of that quarter only.
+- "Which clinic spent the most ... in the third quarter?": the extreme of the rows of that quarter only, once the
+  rest of the table is searched for.
 - A heading over labelled items ("## Kestrel Road Surgery", "- **Phone:** ...") is one record, read as a table
   row, so the record of a name is found in a Markdown directory too.
 - A chunk ends before a heading rather than with it.
@@ -21,10 +22,11 @@ from hopgraph.policies.answer.aggregate import (
     extreme_row,
     plan_aggregate,
 )
-from hopgraph.policies.answer.evidence import Passage, passage_sentences
+from hopgraph.policies.answer.evidence import AnswerState, Passage, passage_sentences
 from hopgraph.policies.answer.rates import rate_times_quantity
 from hopgraph.policies.answer.records import record_answer
 from hopgraph.policies.answer.row_filter import named_quarters
+from hopgraph.policies.answer.table_search import more_rows_query
 from tests.support.folders import csv_text
 
 COSTS = csv_text(["clinic", "quarter", "drugs", "utilities"], [
@@ -87,6 +89,23 @@ def test_the_extreme_of_the_quarter_named() -> None:
     assert "(44,100)" in extreme_answer(found)
     overall = extreme_row("Which clinic spent the least on drugs?", [_table(COSTS)])
     assert overall is not None and "27940" in overall.row and overall.compared == 6
+
+
+def test_an_extreme_reads_the_rest_of_the_table_first() -> None:
+    # One of the table's two chunks read: the row with the most may be in the other, so search for it.
+    first = _table(COSTS)
+    first.chunk_index, first.chunk_count = 0, 2
+    state = AnswerState(question="Which clinic spent the most on drugs in the third quarter?", passages=[first],
+                        searched=["Which clinic spent the most on drugs in the third quarter?"])
+    query = more_rows_query(state, state.question, 1)
+    assert query is not None and "site costs 2026" in query and "Q3" in query
+    # Read whole: answer from the rows.
+    second = _table(COSTS)
+    second.ref, second.chunk_index, second.chunk_count = "S2", 1, 2
+    first_whole = AnswerState(question=state.question, passages=[first, second], searched=state.searched)
+    assert more_rows_query(first_whole, state.question, 1) is None
+    # A question asking for no extreme, sum or quarter reads no further.
+    assert more_rows_query(state, "Which clinic is in Aldermoor?", 1) is None
 
 
 DIRECTORY = """# Clinic directory

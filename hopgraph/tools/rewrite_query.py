@@ -36,7 +36,7 @@ _PLAIN_OPENERS = frozenset({"the", "a", "an", "which", "what", "who", "whom", "w
                             "her", "and", "also"})
 _CAPITALIZED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w\-]*|\b[A-Z]{2,}-?\d+|\b\w*\d\w*-\w+")
 FOLLOW_UP_MAX_WORDS = 6
-# Capitalized words that name a time, not a subject: "their September invoice" still points back.
+# Capitalized words that name a time, not a subject: "their September invoice", "on Sundays" still point back.
 _CALENDAR_WORDS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september",
                              "october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
                              "saturday", "sunday", "i"})
@@ -79,7 +79,7 @@ def is_follow_up(question: str) -> bool:
     text = (question or "").strip()
     opening = _FOLLOW_UP_OPENING.match(text)
     rest = text[opening.end():] if opening else text
-    if not rest.strip() or any(m.group().lower() not in _CALENDAR_WORDS
+    if not rest.strip() or any(m.group().lower().removesuffix("s") not in _CALENDAR_WORDS
                                for m in _CAPITALIZED.finditer(" " + rest if opening else rest)):
         return False  # it names something (a proper name, a code): it stands on its own
     tokens = _tokens(rest)

@@ -109,6 +109,18 @@ def asks_for_arithmetic(question: str) -> str:
     return ""
 
 
+# "put together", "added up": the verb goes with the word that asks for a sum.
+_SUM_PHRASE = re.compile(r"\b(?:put|added|taken|lumped|all)\s+(?=together\b)", re.IGNORECASE)
+
+
+def without_arithmetic_words(question: str) -> str:
+    """The question with the words that ask for arithmetic taken out ("put together", "how much more", "on
+    average"): they ask how to combine numbers and name nothing to look for."""
+    for pattern in (_SUM_PHRASE, _SUM, _DIFFERENCE, _EXCEED, _MEAN):
+        question = pattern.sub(" ", question)
+    return question
+
+
 def _product_row(records: list[tuple[dict[str, str], str, Passage]], question: str) -> Aggregate | None:
     """"total X" over a row giving X per unit and a count of those units (a rate times a quantity)."""
     if not re.search(r"\btotal\b", question, re.IGNORECASE):
@@ -242,6 +254,11 @@ def aggregate_answer(agg: Aggregate, output: str | None, offered: bool = True) -
 
 _SUPERLATIVE = re.compile(r"\b(?:(lowest|least|smallest|fewest|worst|cheapest|shortest|minimum)|"
                           r"(highest|most|largest|biggest|best|greatest|dearest|longest|maximum))\b", re.IGNORECASE)
+
+
+def asks_for_extreme(question: str) -> bool:
+    """"Which clinic spent the most ...?", "the lowest score": the question asks for the row with an extreme value."""
+    return _SUPERLATIVE.search(question) is not None
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,20 @@
 """The offline policy for answer mode: search, hop once, compute if asked, answer extractively.
 
-Round 1: ``search_documents`` on the question (preceded by ``rewrite_query`` when the question is visibly
-untidy, or when it is a follow-up that names nothing: then the rewrite carries the thread's subject).
-Round 2: a search anchored on a bridge found in the first results (a name or code the question does not
-contain), for the second part of a two-part question, or for a one-part question whose first results do not
-hold an answer of the asked kind or that asks about something it only describes ("the association which
-published ..."). Then, when the question asks for a derived amount, a ``run_python`` call computes it from
-the numbers found (see :mod:`hopgraph.policies.answer.compute`), or a sum, difference, mean or product the question
-asks for (see :mod:`hopgraph.policies.answer.aggregate`, :mod:`~hopgraph.policies.answer.rates` and
+Round 1: ``search_documents`` on the question (preceded by ``rewrite_query`` when the question is visibly untidy, or
+when it is a follow-up that names nothing: then the rewrite carries the thread's subject). Round 2: a search
+anchored on a bridge found in the first results (a name or code the question does not contain), for the second part
+of a two-part question, or for a one-part question whose first results do not hold an answer of the asked kind or
+that asks about something it only describes ("the association which published ..."); for a question asking who does
+something that a policy gives to a job ("The **Senior Pool Attendant** supervises the lifeguards"), a search for
+that job's row in the staff list at the places asked about (see :mod:`hopgraph.policies.answer.roles`). Then, when
+the question asks for a derived amount, a ``run_python`` call computes it from the numbers found (see
+:mod:`hopgraph.policies.answer.compute`), or a sum, difference, mean or product the question asks for (see
+:mod:`hopgraph.policies.answer.aggregate`, :mod:`~hopgraph.policies.answer.rates` and
 :mod:`~hopgraph.policies.answer.shares`), over table rows after a search for the rows of the table not yet read.
-Then a final message without tool calls:
-an extractive answer, one sentence per part of the question, each followed by its ``[Sn]`` reference,
-preferring sentences that hold an answer of the kind asked for (see :mod:`hopgraph.policies.answer.compose`
-and :mod:`hopgraph.policies.answer.types`).
-When the evidence holds no such answer, the answer says so and names the containers searched.
+Then a final message without tool calls: an extractive answer, one sentence per part of the question, each followed
+by its ``[Sn]`` reference, preferring sentences that hold an answer of the kind asked for (see
+:mod:`hopgraph.policies.answer.compose` and :mod:`hopgraph.policies.answer.types`). When the evidence holds no such
+answer, the answer says so and names the containers searched.
 
 Only structured data is read: the tool artifacts and the policy's own earlier tool calls, never the text of
 tool messages.
@@ -34,6 +35,7 @@ from hopgraph.policies.answer.aggregate import (
     lookup_answer,
     lookup_row,
     plan_aggregate,
+    without_arithmetic_words,
 )
 from hopgraph.policies.answer.bridge import (
     bridge_kind,
@@ -63,6 +65,7 @@ from hopgraph.policies.answer.evidence import (
 )
 from hopgraph.policies.answer.rates import rate_times_quantity
 from hopgraph.policies.answer.records import peer_records
+from hopgraph.policies.answer.roles import role_answer, role_holder, role_query
 from hopgraph.policies.answer.select import best_sentences, doc_links
 from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import named_procedure
@@ -129,9 +132,10 @@ _ASKING = frozenset({"long", "much", "many", "often", "far", "old", "soon"})
 
 def _unseen_words(question: str, passages: list[Passage]) -> str:
     """The question's content words, as written, that no passage found contains; verb forms ("turning",
-    "switched") and the words of "how long" / "how much" left out, as they name no thing to look for."""
+    "switched"), the words of "how long" / "how much" and those asking for arithmetic ("put together") left out,
+    as they name no thing to look for."""
     seen = set().union(*(stems(p.title + " " + p.text) for p in passages)) if passages else set()
-    words = [w.strip("?,.!;:'\"()") for w in question.split()]
+    words = [w.strip("?,.!;:'\"()") for w in without_arithmetic_words(question).split()]
     return " ".join(dict.fromkeys(
         w for w in words if stems(w) and not stems(w) & seen and fold(w) not in _ASKING
         and not (w.islower() and w.endswith(("ing", "ed")))))
@@ -228,6 +232,14 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             return [], aggregate_answer(aggregate, done.output if done is not None and done.ok else None,
                                         self.run_python)
         parts = split_question(question)
+        if len(parts) == 1 and state.passages:
+            # "Who supervises the lifeguards at Quarry Lane?": a policy names the job, the staff list the person.
+            holder = role_holder(question, state.passages)
+            if holder is not None:
+                return [], role_answer(holder)
+            query = role_query(question, state.passages) if search_rounds < self.max_search_rounds else None
+            if query and fold(query) not in {fold(q) for q in state.searched}:
+                return [(SEARCH, {"query": query})], ""
         first = bridge_round(state, parts)
         # "Which supplier has the lowest quality score, and ...": the row with the extreme value is what the
         # first part asks for; in a two-part question its name is the bridge.

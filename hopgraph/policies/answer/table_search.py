@@ -8,7 +8,7 @@ read.
 
 from __future__ import annotations
 
-from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, asks_for_arithmetic
+from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, asks_for_arithmetic, asks_for_extreme
 from hopgraph.policies.answer.evidence import AnswerState
 from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters
 from hopgraph.policies.answer.tables import Record, TableRows, header_words, table_records, table_rows
@@ -39,13 +39,14 @@ def _quarters_held(table: TableRows, records: list[Record]) -> set[str]:
 
 
 def more_rows_query(state: AnswerState, question: str, search_rounds: int) -> str | None:
-    """A search for more rows of the table a sum, difference or mean is asked over, or that lacks a quarter the
-    question names so far; None.
+    """A search for more rows of the table a sum, difference, mean or extreme ("which clinic spent the most") is
+    asked over, or that lacks a quarter the question names so far; None.
 
     Until every chunk of the table is read, after the first search and again while the last search
     brought new rows of the table, the policy searches the table's title with the column and the cells the
     question named."""
-    if not ASKS_QUANTITY.search(question) or len(state.passages) > MORE_ROWS_MAX_PASSAGES:
+    extreme = asks_for_extreme(question)
+    if not (ASKS_QUANTITY.search(question) or extreme) or len(state.passages) > MORE_ROWS_MAX_PASSAGES:
         return None
     records = table_records(state.passages)
     table = table_rows(question, records, unnamed=True)
@@ -53,9 +54,10 @@ def more_rows_query(state: AnswerState, question: str, search_rounds: int) -> st
         return None
     quarters = set(named_quarters(question))
     held = _quarters_held(table, records)
-    if (not asks_for_arithmetic(question) and not (quarters and held and quarters - held)
+    if (not asks_for_arithmetic(question) and not extreme and not (quarters and held and quarters - held)
             and not (len(quarters) > 1 or left_out(question, table.conditions))):
-        return None  # no sum asked for (a span of quarters, rows picked by what they are not) and no quarter lacking
+        return None  # no sum or extreme asked for (nor a span of quarters, rows picked by what they are not) and
+        # no quarter lacking
     if search_rounds > 1:
         last = max(p.round for p in state.passages)
         if last < search_rounds or not any(p.round == last and p.source == table.passage.source

@@ -48,7 +48,11 @@ _PLACE_NOUNS = ("city", "country", "state", "town", "county", "region", "provinc
 _PERSON_NOUNS = ("person", "man", "woman", "actor", "actress", "author", "writer", "director", "singer", "player",
                  "founder", "president", "leader", "engineer", "manager", "owner", "head", "king", "queen",
                  "composer", "artist", "producer", "musician", "politician", "coach", "wife", "husband",
-                 "father", "mother", "son", "daughter", "brother", "sister", "member")
+                 "father", "mother", "son", "daughter", "brother", "sister", "member",
+                 # Staff named by their job ("which lifeguard ...", "which nurse ..."): a person too.
+                 "lifeguard", "nurse", "vet", "doctor", "surgeon", "driver", "receptionist", "instructor",
+                 "supervisor", "technician", "officer", "employee", "colleague", "attendant", "coordinator",
+                 "administrator", "assistant", "volunteer", "locum", "cleaner", "caretaker", "teacher")
 _AMOUNT_HEADS = ("how much", "how many", "how long", "how old", "how far", "how big", "how large", "how high",
                  "how tall", "how often", "what percentage", "what amount", "what value", "what price",
                  "what number", "what is the value", "what was the value", "what is the total", "what total")
@@ -138,12 +142,26 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         return _new_numbers(sentence, question, dates=False)
     found = entities(sentence, question)
     if kind == PERSON:
+        given = _given_names(question)
         return any((name_like(span) or _single_name(sentence, span, pos)) and _personal(sentence, span, pos)
-                   for span, pos in found)
+                   and not given & set(span.split()) for span, pos in found)
     if kind == PLACE:
         return any(pos > 0 or name_like(span) for span, pos in found)
     # A named thing: a name, a code, or a figure the question lacks.
     return bool(found) or _new_numbers(sentence, question)
+
+
+_WHO_IS = re.compile(r"^\W*(?:and\s+)?who(?:'s|\s+(?:is|was|are|were))\s", re.IGNORECASE)
+
+
+def _given_names(question: str) -> set[str]:
+    """The capitalized words inside a question asking who did something ("who took over from Anjali?"): a name
+    holding one of them is the person the question starts from, not the one it asks for. Empty for "who is
+    Anjali?", which asks about the person it names."""
+    if _WHO_IS.search(question):
+        return set()
+    words = (re.sub(r"['’]s$", "", w.strip("?,.!;:\"()")) for w in question.split()[1:])
+    return {w for w in words if w[:1].isupper() and w.isalpha()}
 
 
 # Words that make a name an organisation, a place or a work rather than a person.
@@ -155,23 +173,33 @@ festival award awards prize cup championship war battle act bank group studios p
 newspaper times news agreement services
 """
 _NOT_PERSON = frozenset(_NOT_PERSON_WORDS.split())
+# The last word of a job title.
+_JOB_WORDS = frozenset(_PERSON_NOUNS) | {"manager", "managers", "lead", "nurses", "vets", "staff", "clerk", "partner"}
 
 
 _DETERMINER = re.compile(r"\b(?:the|this|that|these|a|an|our|its|their|each|every|any)\s+$", re.IGNORECASE)
 
 
+def is_job_title(span: str) -> bool:
+    """"Senior Pool Attendant", "Deputy Head Nurse": the last word names a job."""
+    words = span.split()
+    return bool(words) and fold(words[-1]) in _JOB_WORDS
+
+
 def _single_name(sentence: str, span: str, pos: int) -> bool:
     """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun
-    after an article ("the Supplier")."""
+    after an article ("the Supplier"), not a label ("Lessons: 1 lifeguard")."""
     return (pos > 0 and span.isalpha() and not span.isupper()
-            and not _DETERMINER.search(sentence[max(0, pos - 12):pos]))
+            and not _DETERMINER.search(sentence[max(0, pos - 12):pos])
+            and not sentence[pos + len(span):].lstrip(" *").startswith(":"))
 
 
 def _personal(sentence: str, span: str, pos: int) -> bool:
     """The name can be a person's: not quoted (a title) and without an organisation's or a work's word."""
     if pos > 0 and sentence[pos - 1] in "\"“'‘":
         return False
-    return not any(fold(w) in _NOT_PERSON for w in span.split())
+    # "Centre Manager", "Deputy Head Nurse": a job title, not a name.
+    return not any(fold(w) in _NOT_PERSON for w in span.split()) and not is_job_title(span)
 
 
 def restates(sentence: str, question: str) -> bool:
