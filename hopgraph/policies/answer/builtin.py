@@ -63,7 +63,7 @@ from hopgraph.policies.answer.evidence import (
     stems,
     tidy_question,
 )
-from hopgraph.policies.answer.rates import rate_times_quantity
+from hopgraph.policies.answer.rates import rate_query, rate_times_quantity
 from hopgraph.policies.answer.records import peer_records
 from hopgraph.policies.answer.roles import role_answer, role_holder, role_query
 from hopgraph.policies.answer.select import best_sentences, doc_links
@@ -220,6 +220,10 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         if missing and aggregate is None:
             # The table the question asks about, read whole, has no row for the quarter it names.
             return [], not_found(self._searched(state))
+        rate = rate_query(question, state.passages) if aggregate is None and state.passages else None
+        if rate and search_rounds < self.max_search_rounds and fold(rate) not in {fold(q) for q in state.searched}:
+            # "How much should she get back for the mileage?": the miles are found, the rate per mile is not.
+            return [(SEARCH, {"query": rate})], ""
         row = lookup_row(question, state.passages) if state.passages and aggregate is None and one_part else None
         if row is not None:
             # The one table row the question names by its cells holds the amount it asks for.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arithmetic
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, passage_sentences, stem, stems
 
 _HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,10}?(?:cost|come to)\b",
                        re.IGNORECASE)
@@ -44,7 +44,33 @@ def _counts_units(question: str, unit: str) -> bool:
     """The question speaks of a number of the unit ("the miles they drove"), not only of a rate per it ("How much
     can an employee claim for meals per day?")."""
     words = re.findall(r"[\w']+", question.lower())
-    return any(stems(w) == stems(unit) and (i == 0 or words[i - 1] not in _PER_WORDS) for i, w in enumerate(words))
+    # "the mileage", "the tonnage": a number of miles, of tons.
+    return any((stems(w) == stems(unit) or w == f"{stem(unit)}age") and (i == 0 or words[i - 1] not in _PER_WORDS)
+               for i, w in enumerate(words))
+
+
+# A number of some unit: "384 miles", "14 days".
+_QUANTITY = re.compile(r"(?<![\w.,£€$])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s+(?P<unit>[a-z]+)\b", re.IGNORECASE)
+
+
+def rate_query(question: str, passages: list[Passage]) -> str | None:
+    """A search for the rate per unit when a quantity the question counts is found and no rate for its unit.
+
+    "How much should she get back for the mileage?" over "Esme drove 384 miles ... and will claim the mileage
+    under the staff expenses policy": the rate per mile sits in a document of its own; search "rate per mile"."""
+    if not _HOW_MUCH.search(question) or asks_for_arithmetic(question) not in ("", "sum"):
+        return None
+    want = stems(question)
+    sentences = [s for p in passages for s in passage_sentences(p)]
+    rated = {stem(m.group("unit")) for s in sentences for m in _RATE.finditer(s)}
+    for sentence in sentences:
+        if not stems(sentence) & want:
+            continue
+        for m in _QUANTITY.finditer(sentence):
+            unit = stem(m.group("unit"))
+            if _counts_units(question, unit) and unit not in rated:
+                return f"rate per {unit}"
+    return None
 
 
 def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | None:
