@@ -76,6 +76,12 @@ def test_what_a_question_names_as_asked() -> None:
     assert holds_kind("The Heron office opens at 8:30 from June.", DATE, asked)
     assert not holds_kind("office: Kestrel office; quarter: Q1; rent: 4200", DATE, asked)
     assert not holds_kind("The meeting was on 4 May 2026.", DATE, asked)
+    # "When will it reopen?" looks ahead: the date a state began ("closed since ...") does not answer it.
+    ahead = "When will the learner pool be back open?"
+    assert not holds_kind("The learner pool has been closed since 2 March 2026, when tiles lifted.", DATE, ahead)
+    assert holds_kind("The learner pool will reopen on 14 September 2026.", DATE, ahead)
+    assert holds_kind("The learner pool has been closed since 2 March 2026.", DATE, "When did the learner pool close?")
+    assert not holds_kind("It has been shut since the 4th of May.", DATE, "When is the pool due to reopen?")
     # "How much does it cost" wants money: a sum, or a bare number in a table row's cell.
     cost = "How much does parking cost at the Kestrel office?"
     assert not holds_kind("Parking is in the six spaces behind the building.", AMOUNT, cost)

@@ -14,6 +14,7 @@ import re
 
 from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arithmetic
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stem, stems
+from hopgraph.policies.answer.types import states_money
 
 _HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,10}?(?:cost|come to)\b",
                        re.IGNORECASE)
@@ -62,6 +63,8 @@ def rate_query(question: str, passages: list[Passage]) -> str | None:
         return None
     want = stems(question)
     sentences = [s for p in passages for s in passage_sentences(p)]
+    if any(states_money(s) and len(stems(s) & want) >= 2 for s in sentences):
+        return None  # a sum of money about what is asked is found: the answer may be that, not a product
     rated = {stem(m.group("unit")) for s in sentences for m in _RATE.finditer(s)}
     for sentence in sentences:
         if not stems(sentence) & want:

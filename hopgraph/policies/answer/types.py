@@ -117,6 +117,16 @@ def _new_numbers(sentence: str, question: str, dates: bool = True) -> bool:
     return False
 
 
+_LOOKS_AHEAD = re.compile(r"\bwhen (?:will|shall|(?:is|are) (?:[\w'’-]+ ){1,8}?(?:due|expected|going|set|planned))\b")
+_SINCE = re.compile(rf"\bsince\s+(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?:(?:{_MONTHS}),?\s+)?$",
+                    re.IGNORECASE)
+
+
+def states_money(sentence: str) -> bool:
+    """The sentence gives a sum of money ("£40", "45p", "amount_gbp: 3175.00")."""
+    return bool(_MONEY.search(sentence))
+
+
 def holds_kind(sentence: str, kind: str, question: str) -> bool:
     """The sentence carries an answer of ``kind`` that the question does not already give."""
     if kind == YESNO:
@@ -127,7 +137,11 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         q = fold(question)
         if re.search(r"\bwhat time\b", q):
             return bool(_CLOCK.search(sentence))  # a time of day, not any date
-        return any(fold(m.group()) not in q for m in _DATE.finditer(sentence))
+        # "When will it reopen?" looks ahead: "closed since 2 March" says when something began, not when it ends.
+        ahead = bool(_LOOKS_AHEAD.search(q))
+        return any(fold(m.group()) not in q
+                   and not (ahead and _SINCE.search(sentence[max(0, m.start() - 24):m.start()]))
+                   for m in _DATE.finditer(sentence))
     if kind == AMOUNT:
         q = fold(question)
         # "How often": a frequency; "how long": a length of time or of something.
