@@ -44,6 +44,9 @@ def test_a_search_for_the_rate_of_a_quantity_found() -> None:
     assert rate_query(QUESTION, [note]) == "rate per mile"
     # The rate found too: nothing to search for.
     assert rate_query(QUESTION, [note, _passage("policy", POLICY)]) is None
+    # A sum of money about what is asked is found: that may be the answer, no search for a rate.
+    claimed = _passage("claim", "Esme's mileage claim for the summer lessons came to £172.80.")
+    assert rate_query(QUESTION, [note, claimed]) is None
     # A question about the rate itself, or one that asks no amount, counts no miles.
     assert rate_query("How much is paid per mile?", [note]) is None
     assert rate_query("Who covered the Quarry Lane lessons?", [note]) is None
