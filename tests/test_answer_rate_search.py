@@ -50,6 +50,9 @@ def test_a_search_for_the_rate_of_a_quantity_found() -> None:
     # A question about the rate itself, or one that asks no amount, counts no miles.
     assert rate_query("How much is paid per mile?", [note]) is None
     assert rate_query("Who covered the Quarry Lane lessons?", [note]) is None
+    # A number before a little word ("2026 for") counts no unit, though the question says "for" too.
+    grant = _passage("grant", "In 2026 for the first time the council paid a grant to the trust.")
+    assert rate_query("How much does the trust have to pay for itself?", [grant]) is None
 
 
 def test_the_rate_searched_for_then_multiplied(folder: Folder) -> None:

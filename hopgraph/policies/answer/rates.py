@@ -44,9 +44,12 @@ def _rate(match: re.Match[str]) -> tuple[float, str]:
 def _counts_units(question: str, unit: str) -> bool:
     """The question speaks of a number of the unit ("the miles they drove"), not only of a rate per it ("How much
     can an employee claim for meals per day?")."""
+    unit_stems = stems(unit)
+    if not unit_stems:
+        return False  # "for", "the": no unit
     words = re.findall(r"[\w']+", question.lower())
     # "the mileage", "the tonnage": a number of miles, of tons.
-    return any((stems(w) == stems(unit) or w == f"{stem(unit)}age") and (i == 0 or words[i - 1] not in _PER_WORDS)
+    return any((stems(w) == unit_stems or w == f"{stem(unit)}age") and (i == 0 or words[i - 1] not in _PER_WORDS)
                for i, w in enumerate(words))
 
 
