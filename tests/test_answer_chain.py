@@ -178,6 +178,16 @@ def test_a_stop_after_an_abbreviation_does_not_end_the_sentence() -> None:
     assert prose_sentences(text) == [text]
 
 
+def test_a_listed_figure_is_a_sentence_and_a_short_heading_is_not() -> None:
+    from hopgraph.policies.answer.sentences import prose_sentences
+
+    text = ("## Quotes\n\nThree firms quoted, including VAT:\n\n- Aquatile Contractors: £52,300\n"
+            "- Kingsmere Tiling Ltd: £46,500\n\n## Next steps\n\n- Overview\n\nThe lowest of the three was accepted.")
+    # Headings stay out, and so does a short item without a figure; items with one are sentences.
+    assert prose_sentences(text) == ["Three firms quoted, including VAT:", "Aquatile Contractors: £52,300",
+                                     "Kingsmere Tiling Ltd: £46,500", "The lowest of the three was accepted."]
+
+
 def test_a_question_ending_by_who_asks_for_a_person() -> None:
     from hopgraph.policies.answer.types import asked_kind
 

@@ -26,6 +26,24 @@ The Brenthill Business Improvement Fund has agreed a grant covering 25% of the q
 the group's own capital budget.
 """
 
+# Several quotes listed by firm; which one the share is of, another sentence says by name.
+KENNELS = """# New kennel block at Stonegate
+
+## Quotes
+
+Three builders quoted for the whole block, including VAT:
+
+- Marlow Joinery: £61,200
+- Pellingford Build: £57,900
+- Hatherley & Sons: £59,450
+
+The partners agreed on 3 July to accept the Pellingford quote, which could start soonest.
+
+## Grant
+
+The county's rural business fund will pay 30% of the accepted quote once the block is signed off.
+"""
+
 BUDGET = """# Capital budget 2026-27
 
 The group's capital budget for the year is £120,000, of which 10% is held back for emergencies.
@@ -35,7 +53,7 @@ The group's capital budget for the year is £120,000, of which 10% is held back 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
     docs = write_files(tmp_path_factory.mktemp("refit"), {
-        "finance/xray-refit.md": REFIT, "finance/capital-budget.md": BUDGET})
+        "finance/xray-refit.md": REFIT, "finance/capital-budget.md": BUDGET, "finance/kennel-block.md": KENNELS})
     with ingested(tmp_path_factory, docs) as indexed:
         yield indexed
 
@@ -65,3 +83,22 @@ def test_what_the_group_funds_itself_is_computed_and_cited(folder: Folder) -> No
     answer = str(result["answer"])
     assert "28,800" in answer and "£38,400" in answer and "25%" in answer, answer
     assert any(c["source"].endswith("xray-refit.md") for c in result["citations"])
+
+
+def test_the_amount_a_sentence_picks_from_a_list() -> None:
+    kennels = [Passage(ref="S1", title="New kennel block at Stonegate", text=KENNELS, rank=1, round=1)]
+    rest = share_of_amount("After the fund's share, how much of the kennel block do we pay ourselves?", kennels)
+    assert rest is not None and [o.value for o in rest.operands] == [57900.0, 0.70], rest
+    assert rest.operands[0].source == "Pellingford Build: £57,900"
+    # No sentence names the accepted one: no amount to take the share of.
+    unnamed = KENNELS.replace("to accept the Pellingford quote", "to accept a quote")
+    assert share_of_amount("After the fund's share, how much of the kennel block do we pay ourselves?",
+                           [Passage(ref="S1", title="New kennel block", text=unnamed, rank=1, round=1)]) is None
+
+
+def test_the_rest_of_the_accepted_quote_is_computed_and_cited(folder: Folder) -> None:
+    result = ask(folder, "Once the rural business fund has paid its share, how much of the new kennel block at "
+                         "Stonegate is left for us to pay?")
+    answer = str(result["answer"])
+    assert "40,530" in answer and "£57,900" in answer and "30%" in answer, answer
+    assert "61,200" not in answer and "59,450" not in answer, answer

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, Aggregate, Operand, asks_for_arithmetic
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, entities, passage_sentences, stems
 
 _SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per ?cent)\s+of\s+(?:the\s+|its\s+|their\s+|our\s+)?([^,.;:()]{2,40})",
                     re.IGNORECASE)
@@ -28,12 +28,9 @@ _REST = re.compile(r"\b(?:taken? off|after|less|minus|net of|left|remaining|rema
 _MIN_SHARED = 2
 
 
-def share_of_amount(question: str, passages: list[Passage]) -> Aggregate | None:
-    """The share (or the rest) of an amount the question asks for (see the module text), or None."""
-    if not ASKS_QUANTITY.search(question) or asks_for_arithmetic(question):
-        return None
+def _best_share(question: str, sentences: list[tuple[str, Passage]]) -> tuple[re.Match[str], str, Passage] | None:
+    """The percentage the question asks about: of the sentences with one, the one sharing the most words with it."""
     want = stems(question)
-    sentences = [(s, p) for p in passages for s in passage_sentences(p)]
     shares = []
     for order, (sentence, passage) in enumerate(sentences):
         for m in _SHARE.finditer(sentence):
@@ -45,8 +42,19 @@ def share_of_amount(question: str, passages: list[Passage]) -> Aggregate | None:
     if not shares:
         return None
     shared, _, share, share_sentence, share_passage = max(shares, key=lambda t: (t[0], t[1]))
-    if shared < _MIN_SHARED:
+    return (share, share_sentence, share_passage) if shared >= _MIN_SHARED else None
+
+
+def share_of_amount(question: str, passages: list[Passage]) -> Aggregate | None:
+    """The share (or the rest) of an amount the question asks for (see the module text), or None."""
+    if not ASKS_QUANTITY.search(question) or asks_for_arithmetic(question):
         return None
+    want = stems(question)
+    sentences = [(s, p) for p in passages for s in passage_sentences(p)]
+    best = _best_share(question, sentences)
+    if best is None:
+        return None
+    share, share_sentence, share_passage = best
     if share.re is _OF_WHICH:
         before = list(_MONEY.finditer(share_sentence[:share.start()]))[-1]
         return _product(before, share_sentence, share_passage, share, share_sentence, share_passage, question)
@@ -62,10 +70,38 @@ def share_of_amount(question: str, passages: list[Passage]) -> Aggregate | None:
             if talks_of:
                 same = passage.source == share_passage.source and passage.title == share_passage.title
                 amounts.append((same, talks_of, len(stems(sentence) & want), -order, m, sentence, passage))
+    if not any(same for same, *_ in amounts):
+        # No amount in the share's document speaks of what it is of: one a sentence there picks by name, before
+        # one from another document.
+        picked = _amount_picked(stems(" ".join(share.group(2).split()[:2])), sentences, share_sentence,
+                                share_passage)
+        if picked is not None:
+            return _product(*picked, share, share_sentence, share_passage, question)
     if not amounts:
         return None
     *_, money, amount_sentence, amount_passage = max(amounts, key=lambda t: t[:4])
     return _product(money, amount_sentence, amount_passage, share, share_sentence, share_passage, question)
+
+
+def _amount_picked(of: set[str], sentences: list[tuple[str, Passage]], share_sentence: str,
+                   share_passage: Passage) -> tuple[re.Match[str], str, Passage] | None:
+    """The amount a sentence of the share's document picks by name, when the amounts do not say which one the share
+    is of.
+
+    "40% of the accepted quote" over quotes listed by firm ("Kingsmere Tiling Ltd: £46,500", ...) and "agreed to
+    accept the Kingsmere quote": the one amount of that document whose sentence holds a name that a sentence saying
+    all of "accepted quote" gives."""
+    own = [(s, p) for s, p in sentences if p.source == share_passage.source and p.title == share_passage.title]
+    for sentence, _ in own:
+        if sentence == share_sentence or not of or not of <= stems(sentence) or _MONEY.search(sentence):
+            continue
+        for name, _pos in entities(sentence, ""):
+            first = name.split()[0]
+            found = [(m, s, p) for s, p in own if s != sentence and re.search(rf"\b{re.escape(first)}\b", s)
+                     for m in _MONEY.finditer(s)]
+            if len(found) == 1:
+                return found[0]
+    return None
 
 
 def _product(money: re.Match[str], amount_sentence: str, amount_passage: Passage, share: re.Match[str],
@@ -83,3 +119,4 @@ def _product(money: re.Match[str], amount_sentence: str, amount_passage: Passage
     agg = Aggregate("product", operands, "", unit=currency)
     agg.inputs = list(operands)
     return agg
+
