@@ -82,6 +82,13 @@ def test_what_a_question_names_as_asked() -> None:
     assert holds_kind("The learner pool will reopen on 14 September 2026.", DATE, ahead)
     assert holds_kind("The learner pool has been closed since 2 March 2026.", DATE, "When did the learner pool close?")
     assert not holds_kind("It has been shut since the 4th of May.", DATE, "When is the pool due to reopen?")
+    # "On what date ...?" wants a day: not a year, a month or a budget year.
+    day = "On what date did the X-ray room open again?"
+    assert not holds_kind("The X-ray room refit falls in 2026-27 and is not included here.", DATE, day)
+    assert not holds_kind("The X-ray room opened again in May 2026.", DATE, day)
+    assert holds_kind("The X-ray room opened again on 14 May 2026.", DATE, day)
+    assert holds_kind("X-ray room signed off: 2026-05-14.", DATE, day)
+    assert holds_kind("The X-ray room refit falls in 2026-27.", DATE, "When does the X-ray room refit happen?")
     # "How much does it cost" wants money: a sum, or a bare number in a table row's cell.
     cost = "How much does parking cost at the Kestrel office?"
     assert not holds_kind("Parking is in the six spaces behind the building.", AMOUNT, cost)

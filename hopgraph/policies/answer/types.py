@@ -117,6 +117,10 @@ def _new_numbers(sentence: str, question: str, dates: bool = True) -> bool:
     return False
 
 
+_ASKS_DAY = re.compile(r"\b(?:what|which|the exact)\s+date\b")
+_DAY_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b|"
+                       rf"\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
+                       r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b", re.IGNORECASE)
 _LOOKS_AHEAD = re.compile(r"\bwhen (?:will|shall|(?:is|are) (?:[\w'’-]+ ){1,8}?(?:due|expected|going|set|planned))\b")
 _SINCE = re.compile(rf"\bsince\s+(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?:(?:{_MONTHS}),?\s+)?$",
                     re.IGNORECASE)
@@ -137,6 +141,9 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         q = fold(question)
         if re.search(r"\bwhat time\b", q):
             return bool(_CLOCK.search(sentence))  # a time of day, not any date
+        if _ASKS_DAY.search(q):
+            # "On what date ...?": a day of a month, not a year or a budget year ("falls in 2026-27").
+            return any(fold(m.group()) not in q for m in _DAY_DATE.finditer(sentence))
         # "When will it reopen?" looks ahead: "closed since 2 March" says when something began, not when it ends.
         ahead = bool(_LOOKS_AHEAD.search(q))
         return any(fold(m.group()) not in q
