@@ -89,6 +89,11 @@ def test_what_a_question_names_as_asked() -> None:
     assert holds_kind("The X-ray room opened again on 14 May 2026.", DATE, day)
     assert holds_kind("X-ray room signed off: 2026-05-14.", DATE, day)
     assert holds_kind("The X-ray room refit falls in 2026-27.", DATE, "When does the X-ray room refit happen?")
+    # "How long ...?" is answered by a length of time, or by what it lasts until.
+    kept = "How long should he be kept on the spinal board in the water?"
+    assert holds_kind("Keep the casualty on the board until the paramedics take over.", AMOUNT, kept)
+    assert holds_kind("Keep the casualty on the board for at least 20 minutes.", AMOUNT, kept)
+    assert not holds_kind("Use the spinal board from the poolside first aid point.", AMOUNT, kept)
     # "How much does it cost" wants money: a sum, or a bare number in a table row's cell.
     cost = "How much does parking cost at the Kestrel office?"
     assert not holds_kind("Parking is in the six spaces behind the building.", AMOUNT, cost)

@@ -121,6 +121,7 @@ _ASKS_DAY = re.compile(r"\b(?:what|which|the exact)\s+date\b")
 _DAY_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b|"
                        rf"\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
                        r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b", re.IGNORECASE)
+_UNTIL = re.compile(r"\b(?:until|till)\b", re.IGNORECASE)
 _LOOKS_AHEAD = re.compile(r"\bwhen (?:will|shall|(?:is|are) (?:[\w'’-]+ ){1,8}?(?:due|expected|going|set|planned))\b")
 _SINCE = re.compile(rf"\bsince\s+(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?:(?:{_MONTHS}),?\s+)?$",
                     re.IGNORECASE)
@@ -155,7 +156,9 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         if re.search(r"\bhow often\b", q):
             return bool(_FREQUENCY.search(sentence))
         if re.search(r"\bhow long\b", q):
-            return bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question)
+            # "How long should he be kept on the board?": "until the paramedics take over" says how long too.
+            return ((bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question))
+                    or bool(_UNTIL.search(sentence)))
         if _ASKS_MONEY.search(q) and not _MONEY.search(sentence) and not _TABLE_ROW.search(sentence):
             # "how much does parking cost": a sum of money, not a count of spaces (a table row's columns may be
             # money without saying so: "energy: 9420" in a table of costs)
