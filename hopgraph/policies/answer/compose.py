@@ -43,7 +43,7 @@ from hopgraph.policies.answer.prune import prune
 from hopgraph.policies.answer.reached import bridge_answer, bridge_first, hop_sentences, is_about_titled, is_named
 from hopgraph.policies.answer.records import opens_with, record_answer, subject_chain
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
-from hopgraph.policies.answer.steps import asked_step, named_procedure, step_sentence
+from hopgraph.policies.answer.steps import asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
 from hopgraph.policies.text import entity_spans, fold, terms
@@ -151,6 +151,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
 
     kinds = [asked_kind(p) for p in parts]
     first = bridge_round(state, parts)
+    cited_docs = cited_documents(question, state.passages)  # "under the procedure the report cites"
     if multi and last_round > first:
         assert bridge is not None
         evidence = find_bridge_evidence(state, parts[0], first)
@@ -180,6 +181,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 continue
             ranked = best_sentences(state.passages, stems(part), part, kind, only_round=last_round,
                                     about=stems(bridge))
+            ranked = _from_cited(ranked, cited_docs, kind)
             take(ranked, 1, 0.3, covered=True)
             _continue(ranked, chosen, used)
     else:
@@ -214,6 +216,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
             ranked = best_sentences(state.passages, want | (bridge_stems or set()), part, kind,
                                     bridge=bridge_stems, about=about, loose=bool(subject), links=links)
+            if part != parts[0] or len(parts) == 1:
+                ranked = _from_cited(ranked, cited_docs, kind)  # the first of several parts describes the report
             # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
             asking = want - {t for a in anchors for t in stems(a)}
             row = named_row(ranked, subject or part, part)
@@ -301,6 +305,13 @@ def _decision(label: str, evidence: list[Evidence]) -> str:
         if cited not in lines:
             lines.append(cited)
     return " ".join(lines)
+
+
+def _from_cited(ranked: list[Candidate], cited: set[str], kind: str) -> list[Candidate]:
+    """The candidates from the documents the question asks to be answered from ("what does the procedure the report
+    cites say ..."), when one of them answers; else all."""
+    own = [c for c in ranked if c.passage.title in cited]
+    return own if any(c.holds or kind in (THING, YESNO) for c in own) else ranked
 
 
 def _holds(text: str, kind: str, question: str) -> bool:

@@ -5,7 +5,8 @@ the first, second, ... or last step (or "step 3") of a document reached on the w
 document's numbered list, not by a sentence that shares the question's words (a step rarely says "step").
 
 A follow-up that asks for a step of "the procedure it mentions" (after an incident report was the answer) reaches
-the procedure through the code the report gives it (:func:`named_procedure`).
+the procedure through the code the report gives it (:func:`named_procedure`); a question that says "under the
+procedure the report cites" is answered from the document whose code the report gives (:func:`cited_documents`).
 """
 
 from __future__ import annotations
@@ -80,3 +81,32 @@ def named_procedure(question: str, subject: str, passages: list[Passage]) -> tup
             if codes and shared and (best is None or (shared, -order) > (best[0], best[1])):
                 best = (shared, -order, codes[0], sentence, p)
     return (best[2], best[3], best[4]) if best is not None else None
+
+
+_DOCUMENT_WORDS = r"(?:procedure|policy|runbook|playbook|guidance|plan|checklist|instructions)"
+_RECORD_WORDS = r"(?:incident\s+)?(?:report|notes?|minutes|record|log)"
+# "the procedure the report cites", "the runbook named in the incident report".
+_CITED = re.compile(rf"\b{_DOCUMENT_WORDS}\s+(?:that\s+|which\s+)?(?:the|this|that|its)\s+{_RECORD_WORDS}\s+"
+                    r"(?:cites|names|mentions|refers to|gives|follows|followed|quotes)\b|"
+                    rf"\b{_DOCUMENT_WORDS}\s+(?:named|cited|mentioned|given|referred to|followed|quoted)\s+"
+                    rf"(?:in|by)\s+(?:the|this|that)\s+{_RECORD_WORDS}\b", re.IGNORECASE)
+
+
+def _spelled(text: str) -> str:
+    return " ".join(re.sub(r"[^0-9a-z]+", " ", fold(text)).split())
+
+
+def cited_documents(question: str, passages: list[Passage]) -> set[str]:
+    """Titles of the documents a record's code names, when the question asks "under the procedure the report cites":
+    in the best-ranked passage giving a code that is another found document's ("Procedure followed: HCL-P04" ->
+    "HCL P04 suspected spinal injury in water"), the first such code. Empty without such words or such a code."""
+    if not _CITED.search(question):
+        return set()
+    titles = {p.title: f" {_spelled(p.title)} " for p in passages}
+    for p in sorted(passages, key=lambda p: (p.round, p.rank)):
+        for sentence in passage_sentences(p):
+            for code in _CODE.findall(sentence):
+                named = {t for t, spelled in titles.items() if t != p.title and f" {_spelled(code)} " in spelled}
+                if named:
+                    return named
+    return set()
