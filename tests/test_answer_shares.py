@@ -90,6 +90,9 @@ def test_the_amount_a_sentence_picks_from_a_list() -> None:
     rest = share_of_amount("After the fund's share, how much of the kennel block do we pay ourselves?", kennels)
     assert rest is not None and [o.value for o in rest.operands] == [57900.0, 0.70], rest
     assert rest.operands[0].source == "Pellingford Build: £57,900"
+    # A question about another thing than the share's: no share of it.
+    assert share_of_amount("How much did we pay for the heated floor in the kennel block when it was put in?",
+                           kennels) is None
     # No sentence names the accepted one: no amount to take the share of.
     unnamed = KENNELS.replace("to accept the Pellingford quote", "to accept a quote")
     assert share_of_amount("After the fund's share, how much of the kennel block do we pay ourselves?",

@@ -124,7 +124,7 @@ def play_check(r: random.Random, school: str, day: dt.date) -> str:
     items = r.sample(PLAY[school], 3)
     notes = [r.choice(["ok", "ok, some litter picked up", "ok, wet", "ok, leaves swept",
                        "ok, one loose bolt tightened"]) for _ in items]
-    lines = "\n".join(f"  {i}: {n}" for i, n in zip(items, notes))
+    lines = "\n".join(f"  {i}: {n}" for i, n in zip(items, notes, strict=True))
     return (f"DAILY OUTDOOR CHECK - {SHORT[school].upper()}\n\nDate: {day:%A %d %B %Y}, before the children arrived.\n"
             f"{lines}\nGates: all shut and latched after the morning drop-off.\nSigned off by the site team.\n")
 

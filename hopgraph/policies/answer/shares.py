@@ -55,6 +55,8 @@ def share_of_amount(question: str, passages: list[Passage]) -> Aggregate | None:
     if best is None:
         return None
     share, share_sentence, share_passage = best
+    if not _about_asked(question, share_sentence, share_passage):
+        return None
     if share.re is _OF_WHICH:
         before = list(_MONEY.finditer(share_sentence[:share.start()]))[-1]
         return _product(before, share_sentence, share_passage, share, share_sentence, share_passage, question)
@@ -102,6 +104,19 @@ def _amount_picked(of: set[str], sentences: list[tuple[str, Passage]], share_sen
             if len(found) == 1:
                 return found[0]
     return None
+
+
+# What a question asks the amount of: "of the kennel block", "for the moveable floor" (up to the next little word).
+_ASKED_THING = re.compile(r"\b(?:of|for|on|towards)\s+(?:the|our|its|their|this|that)\s+"
+                          r"((?:[\w'’-]+\s+){0,4}?[\w'’-]+?)(?=\s+(?:in|at|on|for|when|after|before|by|with|to|from|and|or|that|which|does|do|did|is|"
+                          r"was|were|are|has|have)\b|[?,.;]|$)", re.IGNORECASE)
+
+
+def _about_asked(question: str, share_sentence: str, passage: Passage) -> bool:
+    """Each thing the question asks the amount of is named by the share's sentence or its document's title: "how much
+    did the trust pay for the moveable floor?" is not answered by a share of the retiling quote."""
+    have = stems(f"{passage.title} {share_sentence}")
+    return all(not stems(m.group(1)) or stems(m.group(1)) & have for m in _ASKED_THING.finditer(question))
 
 
 def _product(money: re.Match[str], amount_sentence: str, amount_passage: Passage, share: re.Match[str],
