@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.parallel import parallel_counts
 from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters, named_rows
 from hopgraph.policies.answer.tables import (
     NUMBER_WORDS,
@@ -198,6 +199,9 @@ def plan_aggregate(question: str, passages: list[Passage]) -> Aggregate | None:
         found = _named_counts(passages, question)
         label = ""
         conditions = {}
+    if len(found) < 2 and op == "sum":
+        # "... at the two clinics put together": a count per clinic, one sentence after another.
+        found = [Operand(v, text, sentence, p) for v, text, sentence, p in parallel_counts(question, passages)]
     if len(found) < 2 or (op == "difference" and len(found) != 2):
         return None
     if op == "difference" and _SMALLER.search(question):
