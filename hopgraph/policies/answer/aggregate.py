@@ -34,6 +34,7 @@ from hopgraph.policies.answer.parallel import parallel_counts
 from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters, named_rows
 from hopgraph.policies.answer.tables import (
     NUMBER_WORDS,
+    YEAR,
     Record,
     cell_number,
     column_match,
@@ -60,7 +61,6 @@ ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which) (?:is|was|we
                             r"\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,10}?"
                             r"(?:spend|cost|pay|owe|earn|come to)\b",
                             re.IGNORECASE)
-_YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
 _PER = re.compile(r"^(.*?)\s+per\s+([a-z]+)\b(.*)$", re.IGNORECASE)
 
 
@@ -159,7 +159,7 @@ def _named_counts(passages: list[Passage], question: str) -> list[Operand]:
                 if at < 0:
                     continue
                 near = [m for m in _IN_TEXT.finditer(sentence)
-                        if abs(m.start() - at) <= 25 and not _YEAR.match(m.group(1))]
+                        if abs(m.start() - at) <= 25 and not YEAR.match(m.group(1))]
                 if near:
                     m = min(near, key=lambda m: abs(m.start() - at))
                     value = cell_number(m.group(1))

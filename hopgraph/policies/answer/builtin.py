@@ -220,8 +220,9 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         if missing and aggregate is None:
             # The table the question asks about, read whole, has no row for the quarter it names.
             return [], not_found(self._searched(state))
+        searched = {fold(q) for q in state.searched}
         rate = rate_query(question, state.passages) if aggregate is None and state.passages else None
-        if rate and search_rounds < self.max_search_rounds and fold(rate) not in {fold(q) for q in state.searched}:
+        if rate and search_rounds < self.max_search_rounds and fold(rate) not in searched:
             # "How much should she get back for the mileage?": the miles are found, the rate per mile is not.
             return [(SEARCH, {"query": rate})], ""
         row = lookup_row(question, state.passages) if state.passages and aggregate is None and one_part else None
@@ -242,7 +243,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             if holder is not None:
                 return [], role_answer(holder)
             query = role_query(question, state.passages) if search_rounds < self.max_search_rounds else None
-            if query and fold(query) not in {fold(q) for q in state.searched}:
+            if query and fold(query) not in searched:
                 return [(SEARCH, {"query": query})], ""
         first = bridge_round(state, parts)
         # "Which supplier has the lowest quality score, and ...": the row with the extreme value is what the
@@ -252,7 +253,6 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             return [], extreme_answer(extreme)
         bridge = (extreme.name if extreme is not None and extreme.name else
                   find_bridge(state, parts[0], first) if state.passages else None)
-        searched = {fold(q) for q in state.searched}
         if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
             # The first search went to the later part: search the first part alone, then hop.
             return [(SEARCH, {"query": describe(parts[0])})], ""
@@ -282,7 +282,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 # One part: follow the bridge too, the answer may sit in the document it names. (A
                 # follow-up is about the thread's subject, and a choice names its candidates: no hop.)
                 query = _hop_query(state, question, bridge)
-                if fold(query) not in {fold(q) for q in state.searched}:
+                if fold(query) not in searched:
                     return [(SEARCH, {"query": query})], ""
             unseen = _unseen_words(question, state.passages)
             if (state.passages and len(parts) == 1 and question == state.question and len(unseen.split()) >= 2

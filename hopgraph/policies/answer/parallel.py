@@ -13,16 +13,14 @@ import re
 
 from hopgraph.policies.answer.evidence import Passage
 from hopgraph.policies.answer.sentences import prose_paragraphs
-from hopgraph.policies.answer.tables import cell_number
+from hopgraph.policies.answer.tables import NUMBER_WORDS, YEAR, cell_number
 
 _HOW_MANY = re.compile(r"\bhow many\s+((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)\s+"
                        r"(?:got|were|was|did|do|does|have|has|had|are|is|will|can|could|would)\b", re.IGNORECASE)
 _MEMBERS = re.compile(r"\b(?:the|all|our)\s+(two|three|four)\b|\b(both)\b", re.IGNORECASE)
-_WORDS = {"two": 2, "both": 2, "three": 3, "four": 4}
 _NUMBER = r"\d{1,3}(?:,\d{3})+|\d+"
 # A bare number: not part of a figure, not followed by a word, a unit or a percent sign.
 _BARE = re.compile(rf"(?<![\w.,£€$-])({_NUMBER})(?![\w%]|[.,]\d|\s*(?:%|[A-Za-z]))")
-_YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
 
 
 def parallel_counts(question: str, passages: list[Passage]) -> list[tuple[float, str, str, Passage]]:
@@ -30,7 +28,7 @@ def parallel_counts(question: str, passages: list[Passage]) -> list[tuple[float,
     asked, members = _HOW_MANY.search(question), _MEMBERS.search(question)
     if asked is None or members is None:
         return []
-    wanted = _WORDS[(members.group(1) or members.group(2)).lower()]
+    wanted = NUMBER_WORDS[(members.group(1) or "two").lower()]  # "both": two
     counted = asked.group(1).split()[0]
     first = re.compile(rf"(?<![\w.,£€$-])({_NUMBER})\s+{re.escape(counted)}\b", re.IGNORECASE)
     for p in passages:
@@ -41,7 +39,7 @@ def parallel_counts(question: str, passages: list[Passage]) -> list[tuple[float,
                     continue
                 found = [(m.group(1), sentence)]
                 for later in paragraph[i + 1:]:
-                    bare = [b.group(1) for b in _BARE.finditer(later) if not _YEAR.match(b.group(1))]
+                    bare = [b.group(1) for b in _BARE.finditer(later) if not YEAR.match(b.group(1))]
                     if len(bare) != 1:
                         break
                     found.append((bare[0], later))

@@ -18,11 +18,6 @@ MIN_SENTENCE_CHARS = 25
 _MARKER = re.compile(r"^(?:#+|[-*\u2022]|\d+[.)])\s+")
 
 
-def line_is_heading_mark(marker: str) -> bool:
-    """The marker of a Markdown heading ("## "), not of a list item ("- ", "1. ")."""
-    return marker.startswith("#")
-
-
 def _is_heading(line: str) -> bool:
     return len(line) < 60 and not line.rstrip().endswith((".", "!", "?", ":", ";", ","))
 
@@ -130,7 +125,7 @@ def prose_paragraphs(text: str) -> list[list[str]]:
             flush()
             line = line[marker.end():]
         # A list item with a figure ("- Kingsmere Tiling Ltd: £46,500") is a fact, however short, not a heading.
-        listed_figure = (marker is not None and not line_is_heading_mark(marker.group())
+        listed_figure = (marker is not None and not _HEADING_MARK.match(marker.group())
                          and any(c.isdigit() for c in line))
         if (_is_heading(line) and not listed_figure
                 and (not current or current[-1].endswith((".", "!", "?", ":")))):

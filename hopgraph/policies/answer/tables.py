@@ -23,6 +23,8 @@ Record = tuple[dict[str, str], str, Passage]  # column -> cell, the row as writt
 _NUMBER = re.compile(r"^\s*[€$£]?\s*(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)\s*%?\s*$")
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+# A bare number that is a year ("2026"), not a count.
+YEAR = re.compile(r"^(?:1[5-9]|20)\d\d$")
 MONEY = re.compile(r"\b(?:EUR|USD|GBP|CHF|amount|value|cost|price|total|sum|fee|charge)\b|[€$£]", re.IGNORECASE)
 
 
