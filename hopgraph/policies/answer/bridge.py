@@ -18,12 +18,14 @@ from hopgraph.policies.answer.evidence import (
     Passage,
     entities,
     name_like,
+    paragraph_of,
     passage_sentences,
     regions,
     split_question,
     stem,
     stems,
 )
+from hopgraph.policies.answer.types import is_personal
 from hopgraph.policies.text import base_title, fold
 
 UNRELATED = 1.5
@@ -36,6 +38,16 @@ TITLE_WORDS = 0.5
 FIRST_RESULTS = 4
 LOW_RANK = 2.0
 MEASURES = frozenset({"value", "amount", "name", "number", "price", "cost", "total", "size", "date", "title"})
+# "somebody was asked to ...": the bridge is a person's name, not a job or a thing.
+PERSON_BRIDGE = 2.0
+PARAGRAPH_WORDS = 0.5
+_SOMEBODY = re.compile(r"\b(?:somebody|someone|some one|a colleague|a member of (?:staff|the team)|one of (?:the|our) "
+                       r"(?:staff|team|managers|colleagues))\b", re.IGNORECASE)
+# "Wanda will retrain ...": a single name that opens a sentence and acts in it.
+_ACTS = re.compile(r"\s+(?:will|would|is to|was to|agreed|offered|volunteered|said|has agreed|is going to)\b")
+_TASKED = re.compile(r"\b(?:who|owner|lead|action by|assigned to|responsible)\s*:\s*$", re.IGNORECASE)
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
 
 
 def focus_stems(part: str) -> set[str]:
@@ -131,6 +143,12 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     slots = _slots(first_part)
     place = bool(described_kinds(first_part) & _PLACE_KINDS)  # the bridge is a place ("the city where ...")
     large = bool(described_kinds(first_part) & _LARGE_PLACE_KINDS)
+    somebody = bool(_SOMEBODY.search(first_part))
+    # "At the March managers' meeting ...": that meeting's minutes hold the bridge, other documents do not.
+    dated = {p.title for p in state.passages if p.round == round_no and _dated_as_named(p.title, first_part)}
+    month_words = set(stems(" ".join(_MONTH_NAMES)))
+    if dated:
+        want -= month_words
     found: list[tuple[float, int, str, str, Passage]] = []
     for p in state.passages:
         if p.round != round_no:
@@ -138,7 +156,13 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
         own_title = fold(base_title(p.title))
         # A document the question names by title is where a chain of evidence starts; one that neither
         # is named nor names such a document is off the chain.
-        anchor = 1.0 if len(own_title) > 2 and own_title in question else -UNRELATED if p.title in unrelated else 0.0
+        if dated:
+            # The question names its document by month ("the March meeting"): "staff" in "front desk staff" is
+            # no name of the staff list.
+            anchor = 1.0 if p.title in dated else -UNRELATED
+        else:
+            anchor = (1.0 if len(own_title) > 2 and own_title in question
+                      else -UNRELATED if p.title in unrelated else 0.0)
         # In the document the question names, its title's words say nothing about which sentence it is.
         # (A place the question describes is what the named document says of its subject: not then.)
         titled = stems(own_title) if anchor > 0 and not place else set()
@@ -148,6 +172,11 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
             if shared == 0:
                 continue
             relevance = max(1.0, shared - TITLE_WORDS * len(got & want & titled))
+            if dated:
+                # The paragraph around the sentence says what it is about ("Missing child drills ... Wanda will
+                # retrain the reception teams"); the month that named the minutes says nothing.
+                around = stems(paragraph_of(p, sentence)) - got
+                relevance += PARAGRAPH_WORDS * len(around & want - titled - month_words)
             found_regions = regions(sentence, state.question) if place else ()
             named_titles = _titles_named(sentence, titles, p.title, question, focus)
             for span, pos in [*entities(sentence, state.question), *found_regions, *named_titles]:
@@ -161,9 +190,12 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
                     score += 0.5  # said right next to words of the question
                 if stems(span) & plain:
                     score += 1.0  # "Cartoon Network" for "a network founded by ...": the kind the question names
+                # "Sunita will redo the audit", "Who: Sunita": a person the minutes give a task to.
+                acting = somebody and (bool(_ACTS.match(sentence[pos + len(span):]))
+                                       or bool(_TASKED.search(before)))
                 if name_like(span):
                     score += 1.5
-                elif pos == 0:
+                elif pos == 0 and not acting:
                     score -= 1.5  # a capitalized first word is not evidence of a name
                 if pos == 0 and anchor > 0:
                     score -= 1.5  # the named document's own subject under another name ("Andrew Alan")
@@ -173,6 +205,9 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
                     score += PLACE  # "the city where she was born": "born 1969 in Frankfurt", one word or more
                 if slots and _fills_slot(before, slots):
                     score += SLOT  # "published by Two Dollar Radio" for "published by a publishing house"
+                if somebody:
+                    # "somebody was given the job of ...": "Who: Bethany", not "the Volunteer Coordinator".
+                    score += PERSON_BRIDGE if acting and is_personal(sentence, span, max(pos, 1)) else -PERSON_BRIDGE
                 if _DEFINED_TERM.search(before):
                     score -= 1.5  # "this Agreement": a defined term of the document, not a name
                 if focus and (stems(span) & focus or stems(" ".join(before.split()[-3:])) & focus):
@@ -183,6 +218,21 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     # Ties keep the order met (the first, as before).
     found.sort(key=lambda f: (-f[0], f[1]))
     return [(f[0], f[2], f[3], f[4]) for f in found]
+
+
+def _dated_as_named(title: str, part: str) -> bool:
+    """The question names the document by its month and kind ("at the June managers' meeting"): the title is
+    dated in that month ("warehouse-managers-meeting-2026-06-23") and shares a word with the question."""
+    # Capitalized: "May" the month, not "may" the verb.
+    months = [i + 1 for i, m in enumerate(_MONTH_NAMES) if re.search(rf"\b{m.capitalize()}\b", part)]
+    if not months:
+        return False
+    dated = re.search(r"\b\d{4}-(\d\d)-\d\d\b", title)
+    folded_title = fold(title)
+    in_month = (dated is not None and int(dated.group(1)) in months) or any(
+        re.search(rf"\b{_MONTH_NAMES[m - 1]}\b", folded_title) for m in months)
+    words = stems(re.sub(r"[\d\-_/.]+", " ", title)) - set(stems(" ".join(_MONTH_NAMES)))
+    return in_month and bool(words & stems(part))
 
 
 def _titles_named(sentence: str, titles: dict[str, str], own: str, question: str,

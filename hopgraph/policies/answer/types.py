@@ -170,7 +170,10 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         return any((name_like(span) or _single_name(sentence, span, pos)) and _personal(sentence, span, pos)
                    and not given & set(span.split()) for span, pos in found)
     if kind == PLACE:
-        return any(pos > 0 or name_like(span) for span, pos in found)
+        # A place is said as one: after "in", "at", "from" ..., before ", Region", as a labelled cell
+        # ("site: Kestrel Road") or with a word of places ("Mill Lane"); "by singer-songwriter M. Ward" is no place.
+        return (any((pos > 0 or name_like(span)) and _placed(sentence, span, pos) for span, pos in found)
+                or any(fold(m.group()) not in fold(question) for m in _PLACE_PHRASE.finditer(sentence)))
     # A named thing: a name, a code, or a figure the question lacks.
     return bool(found) or _new_numbers(sentence, question)
 
@@ -198,7 +201,10 @@ newspaper times news agreement services
 """
 _NOT_PERSON = frozenset(_NOT_PERSON_WORDS.split())
 # The last word of a job title.
-_JOB_WORDS = frozenset(_PERSON_NOUNS) | {"manager", "managers", "lead", "nurses", "vets", "staff", "clerk", "partner"}
+_JOB_WORDS = frozenset(_PERSON_NOUNS) | {"manager", "managers", "lead", "nurses", "vets", "staff", "clerk", "partner",
+                                         "controller", "operative", "receptionist", "secretary", "treasurer",
+                                         "director", "chair", "trustee", "librarian", "inspector", "advisor",
+                                         "adviser", "planner", "analyst", "buyer", "keeper", "warden"}
 
 
 _DETERMINER = re.compile(r"\b(?:the|this|that|these|a|an|our|its|their|each|every|any)\s+$", re.IGNORECASE)
@@ -210,12 +216,43 @@ def is_job_title(span: str) -> bool:
     return bool(words) and fold(words[-1]) in _JOB_WORDS
 
 
+_LOCATIVE_BEFORE = re.compile(r"\b(?:in|at|from|near|to|into|outside|around|across|throughout|within|between|"
+                              r"based|located|born|held|headquartered)\s+(?:the\s+)?$|(?:^|;\s*)[\w ]{1,30}:\s*$",
+                              re.IGNORECASE)
+_PLACE_WORDS = frozenset(stems("city town county state street road lane avenue square park centre center hall house "
+                               "building station airport port harbour bridge river lake mountain island valley "
+                               "district province region country kingdom republic village estate barns farm office "
+                               "warehouse depot library clinic surgery school hospital"))
+
+
+# "Invite the person to the quiet room", "kept in the plant room store": a place inside a building, unnamed.
+_PLACE_PHRASE = re.compile(r"\b(?:to|in|into|inside|at|behind|outside|next to)\s+(?:the|a|an|our)\s+"
+                           r"(?:[a-z\-]+\s+){0,2}(?:room|area|office|yard|bay|store|storeroom|cupboard|cabinet|hall|entrance|corridor|"
+                           r"car park|shed|building|safe|locker)s?\b")
+
+
+def _placed(sentence: str, span: str, pos: int) -> bool:
+    """The name stands where a place is said."""
+    if _LOCATIVE_BEFORE.search(sentence[max(0, pos - 40):pos]):
+        return True
+    if re.match(r",\s*[A-Z]", sentence[pos + len(span):]) or sentence[max(0, pos - 2):pos] == ", ":
+        return True
+    return bool(stems(span) & _PLACE_WORDS)
+
+
 def _single_name(sentence: str, span: str, pos: int) -> bool:
     """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun
     after an article ("the Supplier"), not a label ("Lessons: 1 lifeguard")."""
     return (pos > 0 and span.isalpha() and not span.isupper()
             and not _DETERMINER.search(sentence[max(0, pos - 12):pos])
             and not sentence[pos + len(span):].lstrip(" *").startswith(":"))
+
+
+def is_personal(sentence: str, span: str, pos: int) -> bool:
+    """The span at ``pos`` reads as a person's name: a full name or a single given name, not a job or a work."""
+    # "every Stock Controller": a determiner makes it a role, whatever its words.
+    return ((name_like(span) or _single_name(sentence, span, pos)) and _personal(sentence, span, pos)
+            and not _DETERMINER.search(sentence[max(0, pos - 12):pos]))
 
 
 def _personal(sentence: str, span: str, pos: int) -> bool:
