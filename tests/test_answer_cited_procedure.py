@@ -84,3 +84,16 @@ def test_the_cited_procedure_answers_what_it_says(folder: Folder) -> None:
     assert "at least three trained staff" in answer, answer
     assert "until the shift supervisor has signed" in answer, answer
     assert "40 minutes" not in answer and "30 minutes" not in answer, answer
+
+
+def test_every_part_asked_under_the_cited_procedure(folder: Folder) -> None:
+    # The story comes first and the question asks two things under the procedure: both come from the procedure,
+    # and no hop follows a place the story names.
+    question = ("When the pallet fell in the cold store in May, the aisle was closed for a while. Under the procedure "
+                "named in the report, how many trained staff must re-stack the load, and what happens to a carton "
+                "that has thawed?")
+    result = ask(folder, question)
+    answer = str(result["answer"])
+    assert "at least three trained staff" in answer, answer
+    assert "Throw away any carton" in answer, answer
+    assert {c["source"] for c in result["citations"]} == {"store/procedures/WH-P07-fallen-load.txt"}, answer

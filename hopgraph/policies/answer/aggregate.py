@@ -41,6 +41,7 @@ from hopgraph.policies.answer.tables import (
     table_records,
     table_rows,
 )
+from hopgraph.policies.answer.types import AMOUNT, holds_kind
 from hopgraph.policies.text import entity_spans, fold
 
 _SUM = re.compile(r"\b(?:total|totals|combined|altogether|together|in all|sum|plus|add(?:ed)? up|all told|overall|"
@@ -55,8 +56,8 @@ _EXCEED = re.compile(r"\bhow (?:much|many)\b.*\b(?:exceed|exceeded|exceeds|overs
 _MEAN = re.compile(r"\b(?:average|averaged|on average|mean)\b", re.IGNORECASE)
 _IN_TEXT = re.compile(r"(?<![\w.,-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|"
                       rf"{'|'.join(NUMBER_WORDS)})(?![\w-])", re.IGNORECASE)
-ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which) (?:is|was|were|are) the (?:total|sum|combined|"
-                            r"difference)\b|\bwhat (?:total|sum)\b|\bin total\b|"
+ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which)(?: (?:is|was|were|are)|['’]s) the (?:total|sum|"
+                            r"combined|difference)\b|\bwhat (?:total|sum)\b|\bin total\b|\badd(?:ing)? up\b|"
                             # "What did we spend on ...?", "what did the cover come to?": an amount of money.
                             r"\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,10}?"
                             r"(?:spend|cost|pay|owe|earn|come to)\b",
@@ -220,6 +221,8 @@ def lookup_row(question: str, passages: list[Passage]) -> Record | None:
     table = table_rows(question, records) if records else None
     if table is None or len(table.rows) != 1 or column_match(table.column, stems(question))[0] == 0:
         return None  # no row, several, or a column the question does not name (only a money one it asks of)
+    if not holds_kind(table.rows[0][1], AMOUNT, question):
+        return None  # "when we bought it" is not answered by a service bill
     return table.rows[0]
 
 

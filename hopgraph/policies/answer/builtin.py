@@ -68,7 +68,7 @@ from hopgraph.policies.answer.records import peer_records
 from hopgraph.policies.answer.roles import role_answer, role_holder, role_query
 from hopgraph.policies.answer.select import best_sentences, doc_links
 from hopgraph.policies.answer.shares import share_of_amount
-from hopgraph.policies.answer.steps import named_procedure
+from hopgraph.policies.answer.steps import CITED, cited_code, cited_documents, named_procedure
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
 from hopgraph.policies.answer.thread import thread_subject
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind
@@ -256,6 +256,15 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
             # The first search went to the later part: search the first part alone, then hop.
             return [(SEARCH, {"query": describe(parts[0])})], ""
+        cited_docs = cited_documents(question, state.passages) if state.passages else set()
+        cited = cited_code(question, state.passages) if state.passages and search_rounds == 1 else None
+        if cited and not cited_docs:
+            # "Under the procedure named in the report, ...": the report gives its code; fetch that procedure.
+            query = follow_up_query(cited, question)
+            if fold(query) not in searched:
+                return [(SEARCH, {"query": query})], ""
+        if cited_docs and len(parts) > 1 and CITED.search(parts[0]):
+            bridge = None  # every part is asked of the procedure found, not of a bridge's document
         subject = follow_up_subject(state)
         procedure = named_procedure(question, subject, state.passages) if state.passages else None
         if search_rounds == first and search_rounds < self.max_search_rounds + first - 1:

@@ -43,10 +43,10 @@ from hopgraph.policies.answer.prune import prune
 from hopgraph.policies.answer.reached import bridge_answer, bridge_first, hop_sentences, is_about_titled, is_named
 from hopgraph.policies.answer.records import opens_with, record_answer, subject_chain
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
-from hopgraph.policies.answer.steps import asked_step, cited_documents, named_procedure, step_sentence
+from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
-from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
-from hopgraph.policies.text import entity_spans, fold, terms
+from hopgraph.policies.answer.types import PLACE_WORDS, THING, YESNO, asked_kind, holds_kind, restates
+from hopgraph.policies.text import base_title, entity_spans, fold, terms
 
 MAX_SENTENCES = 4
 # How close to the best sentence a second one must score: from the same document, from another.
@@ -62,6 +62,10 @@ def not_found(containers: Sequence[str] = ()) -> str:
         return NOT_FOUND
     label = "container" if len(names) == 1 else "containers"
     return f"{NOT_FOUND[:-1]} ({label}: {', '.join(names)})."
+
+
+# A version number names one release exactly ("4.4.0" is not "4.1.0").
+_VERSION = re.compile(r"\b\d+\.\d+\.\d+\b")
 
 
 def _anchors(question: str) -> list[str]:
@@ -86,6 +90,8 @@ def _named_in(anchor: str, texts: list[str]) -> bool:
     texts = [fold(t) for t in texts]
     for name in re.split(r"\s+(?:and|&|or)\s+", anchor):
         words = [re.sub(r"['’]s$", "", w) for w in terms(name)]  # "Kenji's" -> "kenji"
+        # "North Yard" is not named by "South Yard": a word every yard or road has does not pick one out.
+        words = [w for w in words if not stems(w) <= PLACE_WORDS] or words
         if not words or any(sum(w in text for w in words) * 2 >= len(words) for text in texts):
             return True
     return False
@@ -121,6 +127,9 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     anchors = _anchors(question)
     if anchors and not any(_mentioned(a, state.passages) for a in anchors):
         return not_found(containers)  # nothing found names what the question is about
+    versions = _VERSION.findall(question)
+    if versions and not any(v in p.title + " " + p.text for v in versions for p in state.passages):
+        return not_found(containers)  # "firmware 4.4.0": no document speaks of that version
     parts = split_question(question)
     if len(parts) == 1:
         decided = decide_choice(question, state.passages) if is_choice(question) else None
@@ -128,6 +137,9 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             decided = decide_yes_no(question, state.passages)
         if decided is not None:
             return _decision(*decided)
+    cited_docs = cited_documents(question, state.passages)  # "under the procedure the report cites"
+    if cited_docs and len(parts) > 1 and CITED.search(parts[0]):
+        bridge = None  # every part is asked of the procedure the report names, not of a bridge's document
     multi = len(parts) > 1 and bridge is not None
     last_round = max(max(p.ranks, default=p.round) for p in state.passages)
     chosen: list[tuple[str, Passage]] = []
@@ -151,7 +163,6 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
 
     kinds = [asked_kind(p) for p in parts]
     first = bridge_round(state, parts)
-    cited_docs = cited_documents(question, state.passages)  # "under the procedure the report cites"
     if multi and last_round > first:
         assert bridge is not None
         evidence = find_bridge_evidence(state, parts[0], first)
@@ -166,6 +177,16 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         reached = sorted((p for p in state.passages if last_round in p.ranks),
                          key=lambda p: (not is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
         for part, kind in zip(parts[1:], kinds[1:], strict=True):
+            if not stems(part) and chosen:
+                # "..., and when was that?": asked of what the first part found; the first sentence of its document
+                # that holds the asked kind ("Date: 18 July 2026.").
+                said = next(((text, p) for p in sorted(state.passages, key=lambda p: (p.chunk_index, p.rank))
+                             if p.title == chosen[0][1].title for text in passage_sentences(p)
+                             if text not in used and _holds(text, kind, part)), None)
+                if said is not None:
+                    chosen.append(said)
+                    used.add(said[0])
+                continue
             # "..., and what is its first step?": that item of the numbered list of the document reached.
             step = step_sentence(part, reached)
             if step is not None and step[0] not in used:
@@ -214,10 +235,15 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         for part, kind in zip(parts if not found else [], kinds, strict=False):
             # A follow-up's subject picks the documents; its own words pick the sentence.
             want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
+            if cited_docs and CITED.search(part) and ", " in part:
+                # "At what temperature must frozen food be binned, when the freezer at Whinfield died ... under the
+                # procedure named in the report": the procedure is read for what is asked, not for the story.
+                want = stems(part.split(", ")[0]) or want
             ranked = best_sentences(state.passages, want | (bridge_stems or set()), part, kind,
                                     bridge=bridge_stems, about=about, loose=bool(subject), links=links)
-            if part != parts[0] or len(parts) == 1:
-                ranked = _from_cited(ranked, cited_docs, kind)  # the first of several parts describes the report
+            if part != parts[0] or len(parts) == 1 or CITED.search(part):
+                # The first of several parts describes the report, unless it asks under the procedure itself.
+                ranked = _from_cited(ranked, cited_docs, kind)
             # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
             asking = want - {t for a in anchors for t in stems(a)}
             row = named_row(ranked, subject or part, part)
@@ -279,6 +305,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         return not_found(containers)
     chosen = _unrepeated(prune(question, kinds, chosen, state.passages, bridge or ""))
     lines = [_cited(s, p.ref) for s, p in chosen]
+    if len(parts) == 1 and kinds[0] == THING and lines:
+        lines[0] = _titled(parts[0], *chosen[0], lines[0])
     if calculation is not None:
         lines.append(_calculation_sentence(*calculation))
     return " ".join(lines)
@@ -295,6 +323,16 @@ def _unrepeated(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
                 break
         out.append((text, passage))
     return out
+
+
+def _titled(part: str, sentence: str, passage: Passage, line: str) -> str:
+    """"Which firmware version fixed ...?" answered by a line of release notes ("Fixed: BUG-851, ..."): the
+    thing asked for is named by the document's title ("Sensor firmware 4.2.0 - release notes"), so it leads."""
+    focus = focus_stems(part)
+    title = base_title(passage.title)
+    if not focus or focus & stems(sentence) or not focus & stems(title) or not re.search(r"\d", title):
+        return line
+    return f"{title}: {line}"
 
 
 def _decision(label: str, evidence: list[Evidence]) -> str:

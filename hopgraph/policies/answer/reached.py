@@ -14,6 +14,7 @@ from hopgraph.policies.answer.bridge import find_bridge_evidence
 from hopgraph.policies.answer.evidence import AnswerState, Passage, stems
 from hopgraph.policies.answer.records import record_answer
 from hopgraph.policies.answer.select import Candidate, best_sentences
+from hopgraph.policies.answer.tables import row_record
 from hopgraph.policies.answer.types import restates
 from hopgraph.policies.text import base_title, fold
 
@@ -46,12 +47,21 @@ def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) -> 
     best = None
     for group in (titled, own) if titled else (own,):
         ranked = best_sentences(group, rest, question, kind, about=stems(bridge), loose=True)
-        best = next((c for c in ranked if c.holds), None)
+        # In a table the hop reached, the row naming the bridge before one that does not: the budget row whose owner
+        # is "Priya Raman", not the row that shares "team" with the question. (Prose keeps its order: the sentence
+        # that names the bridge is seldom the one that answers about it.)
+        best = next((c for c in ranked if c.holds and key in fold(c.text) and _is_row(c.text)), None) or next(
+            (c for c in ranked if c.holds), None)
         if best is not None:
             break
     if best is None:
         return []
     return [(evidence[1], evidence[2]), (best.text, best.passage)]
+
+
+def _is_row(text: str) -> bool:
+    """A table row, as a sentence: "Cost centre: Platform Reliability; ..." or "... | Platform Reliability ..."."""
+    return " | " in text or len(row_record(text)) > 1
 
 
 def _is_about(title: str, key: str) -> bool:

@@ -136,7 +136,8 @@ def prose_paragraphs(text: str) -> list[list[str]]:
     out = []
     for i, paragraph in enumerate(paragraphs):
         split = [paragraph] if i in rows else _rejoined(sentences(paragraph))
-        kept = [s.strip() for s in split if len(s.strip()) >= MIN_SENTENCE_CHARS]
+        # A short labelled figure ("Date: 18 July 2026.", "Van hire: £40") is a fact, not a fragment.
+        kept = [s.strip() for s in split if len(s.strip()) >= MIN_SENTENCE_CHARS or _LABELLED_FIGURE.match(s.strip())]
         if kept:
             out.append(kept)
     return out
@@ -145,6 +146,9 @@ def prose_paragraphs(text: str) -> list[list[str]]:
 # "a suburb of St. Paul", "Mt. Hood", "Sammy Davis Jr. and": a stop that ends an abbreviation, not a sentence.
 _ABBREVIATION = re.compile(r"(?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Jr|Sr|Gen|Col|Lt|Sgt|Rev|Prof|Hon|Inc|Co|Ltd|No|vs|Jan|Feb|"
                            r"Aug|Sept|Oct|Nov|Dec)|(?<![\w.])[A-Z])\.$")
+
+
+_LABELLED_FIGURE = re.compile(r"^[A-Z][\w ]{1,30}:\s*[^\s:]*\d")
 
 
 def _rejoined(parts: list[str]) -> list[str]:

@@ -86,7 +86,7 @@ def named_procedure(question: str, subject: str, passages: list[Passage]) -> tup
 _DOCUMENT_WORDS = r"(?:procedure|policy|runbook|playbook|guidance|plan|checklist|instructions)"
 _RECORD_WORDS = r"(?:incident\s+)?(?:report|notes?|minutes|record|log)"
 # "the procedure the report cites", "the runbook named in the incident report".
-_CITED = re.compile(rf"\b{_DOCUMENT_WORDS}\s+(?:that\s+|which\s+)?(?:the|this|that|its)\s+{_RECORD_WORDS}\s+"
+CITED = re.compile(rf"\b{_DOCUMENT_WORDS}\s+(?:that\s+|which\s+)?(?:the|this|that|its)\s+{_RECORD_WORDS}\s+"
                     r"(?:cites|names|mentions|refers to|gives|follows|followed|quotes)\b|"
                     rf"\b{_DOCUMENT_WORDS}\s+(?:named|cited|mentioned|given|referred to|followed|quoted)\s+"
                     rf"(?:in|by)\s+(?:the|this|that)\s+{_RECORD_WORDS}\b", re.IGNORECASE)
@@ -96,11 +96,28 @@ def _spelled(text: str) -> str:
     return " ".join(re.sub(r"[^0-9a-z]+", " ", fold(text)).split())
 
 
+def cited_code(question: str, passages: list[Passage]) -> str | None:
+    """The code a record gives for the procedure the question asks under ("Procedure followed: FGN-P01" for "under
+    the procedure named in the report"): in the best-ranked passage with a sentence that names a procedure by a code
+    other than the passage's own, that code; None without such words or such a sentence."""
+    if not CITED.search(question):
+        return None
+    for p in sorted(passages, key=lambda p: (p.round, p.rank)):
+        own = f" {_spelled(p.title)} "
+        for sentence in passage_sentences(p):
+            if not re.search(rf"\b{_DOCUMENT_WORDS}\b", sentence, re.IGNORECASE):
+                continue
+            for code in _CODE.findall(sentence):
+                if any(ch.isdigit() for ch in code) and f" {_spelled(code)} " not in own:
+                    return code
+    return None
+
+
 def cited_documents(question: str, passages: list[Passage]) -> set[str]:
     """Titles of the documents a record's code names, when the question asks "under the procedure the report cites":
     in the best-ranked passage giving a code that is another found document's ("Procedure followed: HCL-P04" ->
     "HCL P04 suspected spinal injury in water"), the first such code. Empty without such words or such a code."""
-    if not _CITED.search(question):
+    if not CITED.search(question):
         return set()
     titles = {p.title: f" {_spelled(p.title)} " for p in passages}
     for p in sorted(passages, key=lambda p: (p.round, p.rank)):

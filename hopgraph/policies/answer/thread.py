@@ -52,6 +52,19 @@ def _named_in_answer(question: str, answer: str) -> str:
 _PERSONAL = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their|there)\b", re.IGNORECASE)
 
 
+_IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
+# A question asking for a thing by its kind ("Which firmware version ...", "What supplier ..."), not about one.
+_ASKS_WHICH = re.compile(r"^\s*(?:which|what)\s+(?!is\b|was\b|are\b|were\b|did\b|does\b|do\b|has\b|had\b|will\b)"
+                         r"([a-z]+)", re.IGNORECASE)
+
+
+def _numbered_thing(kind: str, answer: str) -> str:
+    """The thing of the asked kind the answer names by number ("firmware 4.2.0" for "Which firmware version ..."),
+    or ''."""
+    m = re.search(rf"\b({re.escape(kind)})\s+(v?\d+(?:\.\d+)+[a-z]?)\b", answer, re.IGNORECASE)
+    return f"{m.group(1)} {m.group(2)}" if m else ""
+
+
 def turn_subject(question: str, answer: str, answered: bool = False) -> str:
     """What one turn was about; '' when it names nothing. ``answered``: prefer what the answer named."""
     # Markdown emphasis is no text: "**Procedure followed:** FVG-P03" opens with "Procedure", not names it.
@@ -65,7 +78,10 @@ def thread_subject(history: Sequence[tuple[str, str]], follow_up: str = "") -> s
     """The subject a follow-up inherits: that of the latest turn that had one."""
     answered = bool(_PERSONAL.search(follow_up))
     for question, answer in reversed(history):
-        subject = turn_subject(question, answer, answered)
+        # "Which firmware version fixed ...?" then "When was it released?": "it" is the version the answer named.
+        which = _ASKS_WHICH.match(question) if _IT.search(follow_up) else None
+        numbered = _numbered_thing(which.group(1), answer) if which else ""
+        subject = numbered or turn_subject(question, answer, answered or bool(which))
         if subject:
             return subject
     return ""

@@ -97,6 +97,12 @@ _CALENDAR_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b(?:,
 # "How much does X cost", "how much do we pay / owe / charge ...": the answer is a sum of money.
 _ASKS_MONEY = re.compile(r"\bhow much\b.*\b(?:cost|costs|costed|pay|paid|pays|owe|owed|charge|charged|charges|"
                          r"spend|spent|price|fee|fees|earn|earned)\b")
+# Buying or putting something in, and keeping it going: a price paid for the one is not the other.
+_ACQUIRED = re.compile(r"\b(?:bought|buy|buying|purchased?|purchasing|acquired?|installed|installation|put in|fitted|"
+                       r"new|supplied new|brand new)\b")
+_UPKEEP = re.compile(r"\b(?:servic(?:e|es|ed|ing)|repairs?|repaired|maintenance|maintained|examination|inspection|"
+                     r"inspected|call[- ]out|recalibrat\w*|calibrat\w*|check(?:ed|s)?|overhaul(?:ed)?)\b",
+                     re.IGNORECASE)
 # A cell of a table row spelled "Column: value; ..." that is a bare number ("energy: 9420": a table's money
 # columns need not say they are money).
 _TABLE_ROW = re.compile(r"(?:^|;\s*)[^:;]{1,40}:\s*[£€$]?\d[\d,.]*\s*(?:;|$)")
@@ -121,6 +127,7 @@ _ASKS_DAY = re.compile(r"\b(?:what|which|the exact)\s+date\b")
 _DAY_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b|"
                        rf"\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
                        r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b", re.IGNORECASE)
+_IN_CODE = re.compile(r"-\d{4}-|[A-Z]+-\d{4}\b")
 _UNTIL = re.compile(r"\b(?:until|till)\b", re.IGNORECASE)
 _LOOKS_AHEAD = re.compile(r"\bwhen (?:will|shall|(?:is|are) (?:[\w'’-]+ ){1,8}?(?:due|expected|going|set|planned))\b")
 _SINCE = re.compile(rf"\bsince\s+(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?:(?:{_MONTHS}),?\s+)?$",
@@ -149,6 +156,7 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         ahead = bool(_LOOKS_AHEAD.search(q))
         return any(fold(m.group()) not in q
                    and not (ahead and _SINCE.search(sentence[max(0, m.start() - 24):m.start()]))
+                   and not _IN_CODE.match(sentence, max(0, m.start() - 1))  # "INC-2026-019" holds no year
                    for m in _DATE.finditer(sentence))
     if kind == AMOUNT:
         q = fold(question)
@@ -162,6 +170,10 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         if _ASKS_MONEY.search(q) and not _MONEY.search(sentence) and not _TABLE_ROW.search(sentence):
             # "how much does parking cost": a sum of money, not a count of spaces (a table row's columns may be
             # money without saying so: "energy: 9420" in a table of costs)
+            return False
+        if _ASKS_MONEY.search(q) and _ACQUIRED.search(q) and _UPKEEP.search(sentence) and not _ACQUIRED.search(
+                fold(sentence)):
+            # "How much did we pay for the forklifts when we bought them?": a bill for servicing them is not it.
             return False
         return _new_numbers(sentence, question, dates=False)
     found = entities(sentence, question)
@@ -219,10 +231,11 @@ def is_job_title(span: str) -> bool:
 _LOCATIVE_BEFORE = re.compile(r"\b(?:in|at|from|near|to|into|outside|around|across|throughout|within|between|"
                               r"based|located|born|held|headquartered)\s+(?:the\s+)?$|(?:^|;\s*)[\w ]{1,30}:\s*$",
                               re.IGNORECASE)
-_PLACE_WORDS = frozenset(stems("city town county state street road lane avenue square park centre center hall house "
+PLACE_WORDS = frozenset(stems("city town county state street road lane avenue square park centre center hall house "
                                "building station airport port harbour bridge river lake mountain island valley "
                                "district province region country kingdom republic village estate barns farm office "
-                               "warehouse depot library clinic surgery school hospital"))
+                               "warehouse depot library clinic surgery school hospital yard wharf quay dock court "
+                               "close drive"))
 
 
 # "Invite the person to the quiet room", "kept in the plant room store": a place inside a building, unnamed.
@@ -237,7 +250,7 @@ def _placed(sentence: str, span: str, pos: int) -> bool:
         return True
     if re.match(r",\s*[A-Z]", sentence[pos + len(span):]) or sentence[max(0, pos - 2):pos] == ", ":
         return True
-    return bool(stems(span) & _PLACE_WORDS)
+    return bool(stems(span) & PLACE_WORDS)
 
 
 def _single_name(sentence: str, span: str, pos: int) -> bool:
