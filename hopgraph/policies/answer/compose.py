@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from hopgraph.policies.answer.aggregate import lookup_row
+from hopgraph.policies.answer.anchors import mentioned, named_in, question_anchors, unknown_version
 from hopgraph.policies.answer.asked import asked_subject, asked_thing
 from hopgraph.policies.answer.bridge import (
     MEASURES,
@@ -28,10 +29,8 @@ from hopgraph.policies.answer.compute import (
     printed_numbers,
 )
 from hopgraph.policies.answer.evidence import (
-    CODE,
     AnswerState,
     Passage,
-    name_like,
     paragraph_leads,
     paragraph_of,
     passage_sentences,
@@ -45,8 +44,8 @@ from hopgraph.policies.answer.records import opens_with, record_answer, subject_
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
-from hopgraph.policies.answer.types import PLACE_WORDS, THING, YESNO, asked_kind, holds_kind, restates
-from hopgraph.policies.text import base_title, entity_spans, fold, terms
+from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
+from hopgraph.policies.text import base_title, fold, terms
 
 MAX_SENTENCES = 4
 # How close to the best sentence a second one must score: from the same document, from another.
@@ -62,39 +61,6 @@ def not_found(containers: Sequence[str] = ()) -> str:
         return NOT_FOUND
     label = "container" if len(names) == 1 else "containers"
     return f"{NOT_FOUND[:-1]} ({label}: {', '.join(names)})."
-
-
-# A version number names one release exactly ("4.4.0" is not "4.1.0").
-_VERSION = re.compile(r"\b\d+\.\d+\.\d+\b")
-
-
-def _anchors(question: str) -> list[str]:
-    """Names and codes the question gives (not its capitalized first word)."""
-    found = [m.group() for m in CODE.finditer(question)]
-    # A name the question opens with counts when it is a full name ("Little Caesars and Pizza Hut ..."); a
-    # year or decade ("the 1950s") is no name.
-    # The first word of a later sentence is no name either ("... the upgrade. What's that person's job title?").
-    found += [span for span, pos in entity_spans(question)
-              if ((pos > 0 and not question[:pos].rstrip().endswith((".", "?", "!"))) or name_like(span))
-              and len(span) > 2 and not re.fullmatch(r"\d+s?", span)]
-    return found
-
-
-def _mentioned(anchor: str, passages: list[Passage]) -> bool:
-    """Some passage names the anchor, or one of the names it joins ("Never Cry Wolf and Big Hero 6")."""
-    return _named_in(anchor, [p.title + " " + p.text for p in passages])
-
-
-def _named_in(anchor: str, texts: list[str]) -> bool:
-    """One of ``texts`` names the anchor (most of its words), or one of the names it joins."""
-    texts = [fold(t) for t in texts]
-    for name in re.split(r"\s+(?:and|&|or)\s+", anchor):
-        words = [re.sub(r"['’]s$", "", w) for w in terms(name)]  # "Kenji's" -> "kenji"
-        # "North Yard" is not named by "South Yard": a word every yard or road has does not pick one out.
-        words = [w for w in words if not stems(w) <= PLACE_WORDS] or words
-        if not words or any(sum(w in text for w in words) * 2 >= len(words) for text in texts):
-            return True
-    return False
 
 
 def describe(part: str) -> str:
@@ -124,11 +90,10 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     question = question or state.question
     if not state.passages:
         return not_found(containers)
-    anchors = _anchors(question)
-    if anchors and not any(_mentioned(a, state.passages) for a in anchors):
+    anchors = question_anchors(question)
+    if anchors and not any(mentioned(a, state.passages) for a in anchors):
         return not_found(containers)  # nothing found names what the question is about
-    versions = _VERSION.findall(question)
-    if versions and not any(v in p.title + " " + p.text for v in versions for p in state.passages):
+    if unknown_version(question, state.passages):
         return not_found(containers)  # "firmware 4.4.0": no document speaks of that version
     parts = split_question(question)
     if len(parts) == 1:
@@ -270,7 +235,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             own = [c for c in fitting[:8] if c.holds and opens_with(c.text, subject)] if subject else []
             take([row] if one_row and row is not None else own or linked or fitting, 1, 0.3, covered=True)
         if (len(parts) == 1 and not subject and not found and chosen and len(row_record(chosen[0][0])) > 1
-                and not all(_named_in(a, [chosen[0][0]]) for a in anchors)):
+                and not all(named_in(a, [chosen[0][0]]) for a in anchors)):
             # A row about another thing than the one the question names ("the autoclave at Stonegate" answered
             # with Kestrel Road's autoclave): no answer.
             return not_found(containers)
