@@ -30,12 +30,12 @@ _FOLLOW_UP_OPENING = re.compile(r"^\s*(?:and|also|what about|how about|and what 
 # Words that point back into the conversation.
 _BACK_REFERENCES = frozenset({"it", "its", "they", "them", "their", "theirs", "he", "him", "his", "she", "her",
                               "hers"})
-# First words that stay lowercase inside "Regarding <subject>: ...".
 # "What hours is that warehouse open?", "Who signed off this repair?": a thing pointed at, not named. (After a
 # verb or a preposition; "the procedure that was used" is a clause.)
 _POINTING = re.compile(r"\b(?:is|are|was|were|does|did|do|has|had|at|in|on|of|for|from|to|about|with|by|under|runs?|"
                        r"manages?|owns?)\s+(?:that|this|these|those)\s+(?!is\b|was\b|are\b|were\b|has\b|had\b|"
                        r"will\b|would\b|can\b|could\b|should\b|did\b|does\b|do\b)[a-z]", re.IGNORECASE)
+# First words that stay lowercase inside "Regarding <subject>: ...".
 _PLAIN_OPENERS = frozenset({"the", "a", "an", "which", "what", "who", "whom", "whose", "when", "where", "how", "why",
                             "is", "are", "was", "were", "do", "does", "did", "can", "could", "its", "their", "his",
                             "her", "and", "also"})

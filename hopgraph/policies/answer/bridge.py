@@ -25,6 +25,7 @@ from hopgraph.policies.answer.evidence import (
     stem,
     stems,
 )
+from hopgraph.policies.answer.row_filter import MONTHS
 from hopgraph.policies.answer.types import is_personal
 from hopgraph.policies.text import base_title, fold
 
@@ -46,8 +47,8 @@ _SOMEBODY = re.compile(r"\b(?:somebody|someone|some one|a colleague|a member of 
 # "Wanda will retrain ...": a single name that opens a sentence and acts in it.
 _ACTS = re.compile(r"\s+(?:will|would|is to|was to|agreed|offered|volunteered|said|has agreed|is going to)\b")
 _TASKED = re.compile(r"\b(?:who|owner|lead|action by|assigned to|responsible)\s*:\s*$", re.IGNORECASE)
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december")
+# Month words say when a document is dated, not what a sentence of it is about.
+_MONTH_STEMS = frozenset(stems(" ".join(MONTHS)))
 
 
 def focus_stems(part: str) -> set[str]:
@@ -146,9 +147,8 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     somebody = bool(_SOMEBODY.search(first_part))
     # "At the March managers' meeting ...": that meeting's minutes hold the bridge, other documents do not.
     dated = {p.title for p in state.passages if p.round == round_no and _dated_as_named(p.title, first_part)}
-    month_words = set(stems(" ".join(_MONTH_NAMES)))
     if dated:
-        want -= month_words
+        want -= _MONTH_STEMS
     found: list[tuple[float, int, str, str, Passage]] = []
     for p in state.passages:
         if p.round != round_no:
@@ -176,7 +176,7 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
                 # The paragraph around the sentence says what it is about ("Missing child drills ... Wanda will
                 # retrain the reception teams"); the month that named the minutes says nothing.
                 around = stems(paragraph_of(p, sentence)) - got
-                relevance += PARAGRAPH_WORDS * len(around & want - titled - month_words)
+                relevance += PARAGRAPH_WORDS * len(around & want - titled - _MONTH_STEMS)
             found_regions = regions(sentence, state.question) if place else ()
             named_titles = _titles_named(sentence, titles, p.title, question, focus)
             for span, pos in [*entities(sentence, state.question), *found_regions, *named_titles]:
@@ -224,14 +224,14 @@ def _dated_as_named(title: str, part: str) -> bool:
     """The question names the document by its month and kind ("at the June managers' meeting"): the title is
     dated in that month ("warehouse-managers-meeting-2026-06-23") and shares a word with the question."""
     # Capitalized: "May" the month, not "may" the verb.
-    months = [i + 1 for i, m in enumerate(_MONTH_NAMES) if re.search(rf"\b{m.capitalize()}\b", part)]
+    months = [i + 1 for i, m in enumerate(MONTHS) if re.search(rf"\b{m.capitalize()}\b", part)]
     if not months:
         return False
     dated = re.search(r"\b\d{4}-(\d\d)-\d\d\b", title)
     folded_title = fold(title)
     in_month = (dated is not None and int(dated.group(1)) in months) or any(
-        re.search(rf"\b{_MONTH_NAMES[m - 1]}\b", folded_title) for m in months)
-    words = stems(re.sub(r"[\d\-_/.]+", " ", title)) - set(stems(" ".join(_MONTH_NAMES)))
+        re.search(rf"\b{MONTHS[m - 1]}\b", folded_title) for m in months)
+    words = stems(re.sub(r"[\d\-_/.]+", " ", title)) - _MONTH_STEMS
     return in_month and bool(words & stems(part))
 
 

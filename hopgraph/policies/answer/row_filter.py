@@ -31,12 +31,12 @@ _QUARTER = re.compile(r"\bQ([1-4])\b", re.IGNORECASE)
 _ORDINAL_QUARTER = re.compile(rf"\b({'|'.join(_ORDINAL)})\s+quarter(?![\w-])", re.IGNORECASE)
 _HALF = re.compile(r"\b(?:(first|second)\s+half|H([12]))(?![\w-])", re.IGNORECASE)
 _FIRST_QUARTERS = re.compile(rf"\bfirst\s+({'|'.join(_COUNT)})\s+quarters(?![\w-])", re.IGNORECASE)
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
 # "between April and June", "from July to December", "January-March": whole quarters named by their months.
-_MONTH_RANGE = re.compile(rf"\b({'|'.join(_MONTHS)})\s*(?:-|–|(?:to|and|until|through)(?:\s+the\s+end\s+of)?)\s*"
-                          rf"({'|'.join(_MONTHS)})\b", re.IGNORECASE)
-_MONTH_NAME = re.compile(rf"\b(?:{'|'.join(_MONTHS)})\b", re.IGNORECASE)
+_MONTH_RANGE = re.compile(rf"\b({'|'.join(MONTHS)})\s*(?:-|–|(?:to|and|until|through)(?:\s+the\s+end\s+of)?)\s*"
+                          rf"({'|'.join(MONTHS)})\b", re.IGNORECASE)
+_MONTH_NAME = re.compile(rf"\b(?:{'|'.join(MONTHS)})\b", re.IGNORECASE)
 # A cell that is a date ("2026-09-22"), named by its month (see :func:`named_months`).
 ISO_DATE = re.compile(r"\d{4}-(\d\d)-\d\d")
 _CELL_QUARTER = re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])")
@@ -60,7 +60,7 @@ def named_quarters(question: str) -> dict[str, int]:
         for q in range(1, _COUNT[m.group(1).lower()] + 1):
             found.setdefault(f"q{q}", m.start())
     for m in _MONTH_RANGE.finditer(question):
-        first, last = (_MONTHS.index(m.group(i).lower()) for i in (1, 2))
+        first, last = (MONTHS.index(m.group(i).lower()) for i in (1, 2))
         if first % 3 == 0 and last % 3 == 2 and last > first:
             for q in range(first // 3 + 1, last // 3 + 2):
                 found.setdefault(f"q{q}", m.start())
@@ -73,7 +73,7 @@ def named_months(question: str) -> dict[int, int]:
     for m in _MONTH_NAME.finditer(question):
         word = m.group(0)
         if word.lower() != "may" or word == "May":
-            found.setdefault(_MONTHS.index(word.lower()) + 1, m.start())
+            found.setdefault(MONTHS.index(word.lower()) + 1, m.start())
     return found
 
 
