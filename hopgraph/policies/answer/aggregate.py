@@ -2,7 +2,8 @@
 
 A question asks for arithmetic when it says so: "total", "combined", "altogether", "together", "in all", "sum",
 "plus" (a sum), "how much more ... than", "difference", "by how much did A exceed B" (a difference), "average",
-"on average", "mean" (a mean), or asks for the total of a quantity that a table gives per unit ("total oven
+"on average", "mean" (a mean), "in percentage terms, how much did A grow" (the change from the first number to the
+second, in per cent), or asks for the total of a quantity that a table gives per unit ("total oven
 power" over "Ovens: 6; Power per oven kW: 22": a rate times a quantity).
 
 The numbers come from table rows (spelled out "Column: value; ..." by :mod:`hopgraph.policies.answer.evidence`)
@@ -54,9 +55,16 @@ _THAN = re.compile(r"\bthan\b", re.IGNORECASE)
 # "By how much did A exceed B?": a difference without "than".
 _EXCEED = re.compile(r"\bhow (?:much|many)\b.*\b(?:exceed|exceeded|exceeds|overs?hoot|overshot)\b", re.IGNORECASE)
 _MEAN = re.compile(r"\b(?:average|averaged|on average|mean)\b", re.IGNORECASE)
+# "In percentage terms, how much did A grow between Q1 and Q2?", "by what percentage did it fall": (later - earlier)
+# / earlier, in per cent.
+_PERCENT = r"(?:percentage|per\s?cent|%)"
+_MOVE = (r"(?:grow|grew|grown|growth|rise|rose|risen|increase[sd]?|fall|fell|fallen|drop(?:ped)?|decrease[sd]?|"
+         r"change[sd]?)")
+_CHANGE = re.compile(rf"\b{_PERCENT}.*\b{_MOVE}\b|\b{_MOVE}\b.*\b{_PERCENT}", re.IGNORECASE)
 _IN_TEXT = re.compile(r"(?<![\w.,-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|"
                       rf"{'|'.join(NUMBER_WORDS)})(?![\w-])", re.IGNORECASE)
-ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:what|which)(?: (?:is|was|were|are)|['’]s) the (?:total|sum|"
+ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:by )?what (?:percentage|per ?cent)\b|"
+                           r"\b(?:what|which)(?: (?:is|was|were|are)|['’]s) the (?:total|sum|"
                             r"combined|difference)\b|\bwhat (?:total|sum)\b|\bin total\b|\badd(?:ing)? up\b|"
                             # "What did we spend on ...?", "what did the cover come to?": an amount of money.
                             r"\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,10}?"
@@ -75,7 +83,7 @@ class Operand:
 
 @dataclass
 class Aggregate:
-    op: str  # "sum", "difference", "mean" or "product"
+    op: str  # "sum", "difference", "change" (per cent), "mean" or "product"
     operands: list[Operand]
     label: str  # what is added up: a column header, or the noun after the numbers
     unit: str = ""
@@ -87,6 +95,8 @@ class Aggregate:
         values = ", ".join(repr(o.value) for o in self.operands)
         if self.op == "difference":
             return f"a, b = {values}\nprint(round(a - b, 4))"
+        if self.op == "change":
+            return f"a, b = {values}\nprint(round((b - a) / a * 100, 2))"
         if self.op == "mean":
             return f"values = [{values}]\nprint(round(sum(values) / len(values), 2))"
         if self.op == "product":
@@ -96,12 +106,18 @@ class Aggregate:
     def formula(self) -> str:
         if self.op == "mean":
             return f"({' + '.join(o.text for o in self.operands)}) / {len(self.operands)}"
+        if self.op == "change":
+            first, then = (o.text for o in self.operands)
+            return f"({then} − {first}) / {first} × 100"
         sign = {"sum": " + ", "difference": " − ", "product": " × "}[self.op]
         return sign.join(o.text for o in self.operands)
 
 
 def asks_for_arithmetic(question: str) -> str:
-    """"difference", "mean", "sum" or '' (a product is recognised from the table, see :func:`plan_aggregate`)."""
+    """"change", "difference", "mean", "sum" or '' (a product is recognised from the table, see
+    :func:`plan_aggregate`)."""
+    if _CHANGE.search(question):
+        return "change"
     if (_DIFFERENCE.search(question) and _THAN.search(question)) or _EXCEED.search(question):
         return "difference"
     if _MEAN.search(question):
@@ -203,7 +219,7 @@ def plan_aggregate(question: str, passages: list[Passage]) -> Aggregate | None:
     if len(found) < 2 and op == "sum":
         # "... at the two clinics put together": a count per clinic, one sentence after another.
         found = [Operand(v, text, sentence, p) for v, text, sentence, p in parallel_counts(question, passages)]
-    if len(found) < 2 or (op == "difference" and len(found) != 2):
+    if len(found) < 2 or (op in ("difference", "change") and len(found) != 2):
         return None
     if op == "difference" and _SMALLER.search(question):
         found.reverse()
@@ -250,7 +266,7 @@ def aggregate_answer(agg: Aggregate, output: str | None, offered: bool = True) -
     what = f" ({agg.label})" if agg.label else ""
     numbers = printed_numbers(output or "")
     if numbers:
-        result = format_amount(numbers[0], agg.unit)
+        result = f"{numbers[0]:g}%" if agg.op == "change" else format_amount(numbers[0], agg.unit)
         lines.append(f"Calculated with run_python from these numbers: {agg.formula()} = {result}{what} {marks}.")
     elif not offered:
         lines.append(f"Not calculated: run_python is not available here. The numbers are {agg.formula()}{what}.")

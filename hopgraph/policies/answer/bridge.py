@@ -210,9 +210,14 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
                     score += PERSON_BRIDGE if acting and is_personal(sentence, span, max(pos, 1)) else -PERSON_BRIDGE
                 if _DEFINED_TERM.search(before):
                     score -= 1.5  # "this Agreement": a defined term of the document, not a name
-                if focus and (stems(span) & focus or stems(" ".join(before.split()[-3:])) & focus):
+                # "the Eastgate bakery" for "the bakery where ...": the kind right after the name names it too (not in
+                # "the Pixar film Toy Story", where a name follows the kind and is the film).
+                after = sentence[pos + len(span):].split()[:2]
+                named_kind = (bool(focus) and bool(after) and bool(stems(after[0]) & focus)
+                              and not (len(after) > 1 and after[1][:1].isupper()))
+                if focus and (stems(span) & focus or stems(" ".join(before.split()[-3:])) & focus or named_kind):
                     score += focus_bonus
-                    if not multi and stems(" ".join(before.split()[-2:])) & focus:
+                    if not multi and (stems(" ".join(before.split()[-2:])) & focus or named_kind):
                         score += ADJACENT  # 'the soap opera "Neighbours"': the kind names this very span
                 found.append((score, len(found), span, sentence, p))
     # Ties keep the order met (the first, as before).

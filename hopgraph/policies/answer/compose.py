@@ -39,7 +39,14 @@ from hopgraph.policies.answer.evidence import (
     tidy_question,
 )
 from hopgraph.policies.answer.prune import prune
-from hopgraph.policies.answer.reached import bridge_answer, bridge_first, hop_sentences, is_about_titled, is_named
+from hopgraph.policies.answer.reached import (
+    bridge_answer,
+    bridge_first,
+    hop_sentences,
+    is_about_titled,
+    is_named,
+    named_link_first,
+)
 from hopgraph.policies.answer.records import opens_with, record_answer, subject_chain
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
@@ -48,6 +55,9 @@ from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind,
 from hopgraph.policies.text import base_title, fold, terms
 
 MAX_SENTENCES = 4
+# Words that say how a question asks, not what about: "how often is he supposed to do it?" asks for a frequency of
+# the thread's subject, which a sentence gives without these words ("... every two hours").
+_HOW_ASKED = frozenset(stems("often supposed meant expected usually normally typically"))
 # How close to the best sentence a second one must score: from the same document, from another.
 SECOND_SAME = 0.85
 SECOND_OTHER = 0.75
@@ -210,7 +220,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 # The first of several parts describes the report, unless it asks under the procedure itself.
                 ranked = _from_cited(ranked, cited_docs, kind)
             # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
-            asking = want - {t for a in anchors for t in stems(a)}
+            asking = want - {t for a in anchors for t in stems(a)} - _HOW_ASKED
             row = named_row(ranked, subject or part, part)
             if kind not in (THING, YESNO) and not (row is not None and row.holds) and not any(
                     c.holds and (not asking or stems(c.text) & asking) for c in ranked[:8]):
@@ -266,6 +276,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # answer may be in the document its named one leads to.
             hop, floor = hop_sentences(state.passages, question, chosen, everything, links)
             take(hop, 1, floor=floor)
+        if len(parts) == 1 and not subject and not found and links and not bridge:
+            named_link_first(question, chosen, state.passages, links, used)
     if not chosen:
         return not_found(containers)
     chosen = _unrepeated(prune(question, kinds, chosen, state.passages, bridge or ""))

@@ -293,6 +293,20 @@ def _leads_of(text: str) -> tuple[str, ...]:
                  for i in range(len(paragraph)))
 
 
+def paragraph_context(passage: Passage) -> list[str]:
+    """For each of :func:`passage_sentences`, the other sentences of its paragraph ('' for table rows): what the
+    sentence is said about when it does not say it itself ("Omar Haddad leads it." in a paragraph on a team)."""
+    if is_tabular(passage.kind, passage.source, passage.title):
+        return [""] * len(passage_sentences(passage))
+    return list(_context_of(passage.text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _context_of(text: str) -> tuple[str, ...]:
+    return tuple(" ".join(paragraph[:i] + paragraph[i + 1:]) for paragraph in prose_paragraphs(text)
+                 for i in range(len(paragraph)))
+
+
 @functools.lru_cache(maxsize=4096)
 def _sentences_of(tabular: bool, text: str) -> tuple[str, ...]:
     # Every part of the question scores the same passages again: split each text once.

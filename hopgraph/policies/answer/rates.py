@@ -5,7 +5,10 @@ over "Mileage in the volunteer's own car: 45p per mile" (a policy) and "In Octob
 (a report) is 1,180 × 0.45 GBP. The question asks "how much" and speaks of a number of the unit ("the miles",
 not only "per mile"); the rate is a money amount per that unit ("45p per mile", "£12.50 an hour", "EUR 30 per
 day"), the quantity a number of it written elsewhere; of several of either, the one whose sentence shares the
-most words with the question.
+most words with the question. A question that names no unit ("What did the agency lifeguards we got in for August
+cost us?") takes a rate and a number of its unit that are each said, in their paragraph, with two of its words
+("Agency lifeguards: £21.90 an hour"; "In August Alys booked 46 hours of agency lifeguard cover"); a number said of
+another month than the one the question names is of another period.
 """
 
 from __future__ import annotations
@@ -13,10 +16,11 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arithmetic
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stem, stems
+from hopgraph.policies.answer.evidence import Passage, paragraph_of, passage_sentences, stem, stems
+from hopgraph.policies.answer.row_filter import named_months
 from hopgraph.policies.answer.types import states_money
 
-_HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,10}?(?:cost|come to)\b",
+_HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,14}?(?:cost|costing|come to)\b",
                        re.IGNORECASE)
 _PER_WORDS = ("per", "a", "an", "each", "for each", "for every", "every")
 _PER_ALTERNATION = "|".join(sorted(_PER_WORDS, key=len, reverse=True))
@@ -26,6 +30,8 @@ _RATE = re.compile(
     rf"\s+(?:{_PER_ALTERNATION})\s+(?P<unit>[a-z]+)\b",
     re.IGNORECASE,
 )
+# A rate and a quantity the question names no unit of: each said with at least this many of its words.
+IMPLIED_WORDS = 2
 _CURRENCY = {"£": "GBP", "€": "EUR", "$": "USD"}
 _PER = re.compile(rf"\s+(?:{_PER_ALTERNATION})\s+", re.IGNORECASE)
 
@@ -76,7 +82,22 @@ def rate_query(question: str, passages: list[Passage]) -> str | None:
             unit = stem(m.group("unit"))
             if _counts_units(question, unit) and unit not in rated:
                 return f"rate per {unit}"
+    for sentence in sentences:
+        # "What did the agency lifeguards cost us?" over "46 hours of agency lifeguard cover": a unit of time or
+        # distance the question does not name, said with what it asks about; search its rate with those words.
+        shared = [w for w in re.findall(r"[\w'’-]+", question) if stems(w) & stems(sentence) and len(w) > 2]
+        if len(stems(" ".join(shared))) < IMPLIED_WORDS:
+            continue
+        for m in _TIMED.finditer(sentence):
+            unit = stem(m.group("unit"))
+            if unit not in rated:
+                return f"{' '.join(dict.fromkeys(shared))} rate per {unit}"
     return None
+
+
+# A number of hours, days, miles ...: "46 hours", "6 school days".
+_TIMED = re.compile(r"(?<![\w.,£€$])\d+(?:\.\d+)?\s+(?:[a-z]+\s+)?(?P<unit>hour|day|week|month|night|mile|kilometre|km|"
+                    r"session|shift|visit)s?\b", re.IGNORECASE)
 
 
 def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | None:
@@ -90,6 +111,14 @@ def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | N
         for m in _RATE.finditer(sentence):
             if _counts_units(question, m.group("unit")):
                 rates.append((len(stems(sentence) & want), -order, m, sentence, passage))
+    # "What did the agency lifeguards cost us?" names no unit: a rate said of what it asks about ("Agency lifeguards:
+    # £21.90 an hour"), when a number of that unit is said of it too ("46 hours of agency lifeguard cover").
+    implied = not rates
+    if implied:
+        rates = [(len(stems(paragraph_of(passage, sentence)) & want), -order, m, sentence, passage)
+                 for order, (sentence, passage) in enumerate(sentences) for m in _RATE.finditer(sentence)
+                 if len(stems(paragraph_of(passage, sentence)) & want) >= IMPLIED_WORDS
+                 and not stems(m.group("unit")) & want]  # "... for meals per day?" asks for the rate itself
     if not rates:
         return None
     _, _, rate, rate_sentence, rate_passage = max(rates, key=lambda r: (r[0], r[1]))
@@ -97,12 +126,21 @@ def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | N
     # "1,180 miles", "14 locum vet days": a number of the unit, perhaps with a few words saying which.
     counted = re.compile(rf"(?<![\w.,£€$])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)\s+(?:[a-z]+\s+){{0,3}}?"
                          rf"{re.escape(unit)}s?\b", re.IGNORECASE)
+    months = set(named_months(question))
     quantities: list[tuple[int, int, re.Match[str], str, Passage]] = []
     for order, (sentence, passage) in enumerate(sentences):
         if sentence == rate_sentence:
             continue
+        # Said of what the question asks about in its sentence or, for an implied unit, in its paragraph ("The
+        # minibus gearbox failed ... The bus was off the road for 6 school days").
+        shared = len(stems(paragraph_of(passage, sentence) if implied else sentence) & want)
+        # "in August": a number said of another month is of another period (the June invoice's 26 hours).
+        dated = set(named_months(sentence))
+        if months and dated and not dated & months:
+            continue
         for m in counted.finditer(sentence):
-            quantities.append((len(stems(sentence) & want), -order, m, sentence, passage))
+            if not implied or shared >= IMPLIED_WORDS:
+                quantities.append((shared + (2 if dated & months else 0), -order, m, sentence, passage))
     if not quantities:
         return None
     _, _, quantity, quantity_sentence, quantity_passage = max(quantities, key=lambda q: (q[0], q[1]))

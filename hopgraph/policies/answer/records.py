@@ -19,6 +19,7 @@ from collections.abc import Collection
 
 from hopgraph.policies.answer.evidence import Passage, stems
 from hopgraph.policies.answer.meaning import closest_label
+from hopgraph.policies.answer.row_filter import status_named
 from hopgraph.policies.answer.tables import (
     Record,
     asking_words,
@@ -117,7 +118,10 @@ def subject_chain(question: str, passages: list[Passage]) -> tuple[Record, Recor
     record reached must not share those words (then it is about the thing itself and answers directly)."""
     want = stems(question)
     # Each row with the question's words its cells hold, the row holding most first.
-    scored = sorted(((stems(" ".join(r[0].values())) & want, r) for r in table_records(passages)),
+    # A status the question names in other words ("refusing to pay": Disputed) counts as two of its words.
+    scored = sorted(((stems(" ".join(r[0].values())) & want
+                      | {f"{v}={n}" for v in r[0].values() if status_named(v, question) for n in (1, 2)}, r)
+                     for r in table_records(passages)),
                     key=lambda t: (-len(t[0]), t[1][2].round, t[1][2].rank))
     if not scored or not scored[0][0] or (len(scored) > 1 and len(scored[1][0]) == len(scored[0][0])):
         return None

@@ -5,24 +5,30 @@
 ("name: Stellan Birch; job_title: Senior Pool Attendant; site: Quarry Lane Pool & Fitness"). The policy takes the
 job title from the best sentence that names one and no person, searches for it with the places the question names,
 and answers with the one staff row holding that title whole whose other cells hold those places (of several sites'
-rows, the one at the site asked about).
+rows, the one at the site asked about, or at the site the documents describe with the question's words: "the pool
+with the sauna").
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from hopgraph.policies.answer.evidence import Passage, entities, name_like, stems
 from hopgraph.policies.answer.row_filter import named_at
 from hopgraph.policies.answer.select import best_sentences
 from hopgraph.policies.answer.tables import row_record, table_records
-from hopgraph.policies.answer.types import PERSON, THING, asked_kind, holds_kind, is_job_title
+from hopgraph.policies.answer.types import PERSON, PLACE_WORDS, THING, asked_kind, holds_kind, is_job_title
 from hopgraph.policies.text import fold
 
 # A run of capitalized words, bold or not ("**Senior Pool Attendant**", "the Duty Manager").
 _TITLE = re.compile(r"\b(?:[A-Z][\w'-]*\s+){0,3}[A-Z][\w'-]*\b")
 _LEADING = re.compile(r"^(?:The|A|An|Our|Each|Every|Any)\s+")
+# A question word opening a later sentence of the question ("... with the sauna. Who handles that?") is no place.
+_QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "which", "where", "when", "why", "how"})
+# A section heading of at most this many words can name a place ("Hollins Lane Pool").
+_PLACE_WORDS = 5
 # How many of the best sentences are looked at for a job title.
 _LOOKED_AT = 5
 
@@ -39,7 +45,7 @@ class RoleHolder:
 def asked_places(question: str) -> list[str]:
     """The capitalized names inside the question ("Quarry Lane"), folded: where the person is asked about."""
     spans = [m.group(0) for m in _TITLE.finditer(question) if m.start() > 0]
-    return [fold(s) for s in spans if not is_job_title(s)]
+    return [fold(s) for s in spans if not is_job_title(s) and fold(s) not in _QUESTION_WORDS]
 
 
 def role_named(question: str, passages: list[Passage]) -> tuple[str, str, Passage] | None:
@@ -71,7 +77,7 @@ def role_holder(question: str, passages: list[Passage]) -> RoleHolder | None:
     if named is None:
         return None
     role, sentence, said_in = named
-    places = asked_places(question)
+    places = [fold(place) for place in _places(question, role, passages)]
     rows = [(row, p) for record, row, p in table_records(passages)
             if any(fold(cell) == fold(role) for cell in record.values())]
     if places:
@@ -82,13 +88,64 @@ def role_holder(question: str, passages: list[Passage]) -> RoleHolder | None:
     return RoleHolder(role, sentence, said_in, rows[0][0], rows[0][1])
 
 
+def _sections(passage: Passage) -> list[tuple[str, str]]:
+    """(heading, text) of each section under a heading of the passage, and (label, text) of each paragraph that
+    opens with a label ("Eastgate bakery: 7 Foundry Lane ..."; a bulleted field such as "- Address: ..." is no
+    label)."""
+    found = []
+    for section in re.split(r"\n(?=#+\s)", passage.text):
+        head, _, _ = section.strip().partition("\n")
+        if head.startswith("#"):
+            found.append((head.lstrip("# ").strip(), section))
+    for paragraph in re.split(r"\n\s*\n", passage.text):
+        label, colon, _ = paragraph.strip().partition(":")
+        if colon and not label.startswith(("#", "-", "*")):
+            found.append((label.strip(), paragraph))
+    return [(head, text) for head, text in found if head[:1].isupper() and len(head.split()) <= _PLACE_WORDS]
+
+
+def described_place(question: str, role: str, passages: list[Passage]) -> str | None:
+    """The place a question describes instead of naming ("at the pool with the sauna"): of the sections of a
+    document found, each headed by a place ("## Hollins Lane Pool"), the one holding words of the question that no
+    other section of it holds ("sauna and steam room"); None when no section or several do. Words found in most
+    passages ("pool" in a pool company's documents) say nothing about which."""
+    common = {t for t, n in Counter(t for p in passages for t in stems(p.text)).items() if n > len(passages) // 2}
+    want = stems(question) - stems(role) - common
+    by_document: dict[str, dict[str, set[str]]] = {}
+    for passage in passages:
+        # A place says it is one ("... Lane Pool", "... Centre") or is named in other documents too; a heading such
+        # as "Clubs and groups" is neither.
+        elsewhere = " ".join(fold(p.text) for p in passages if p.title != passage.title)
+        sections = by_document.setdefault(passage.title, {})
+        for head, text in _sections(passage):
+            if stems(head) & PLACE_WORDS or named_at(fold(head), elsewhere) is not None:
+                sections[head] = sections.get(head, set()) | (stems(text) & want)
+    found: set[str] = set()
+    for words in by_document.values():
+        own = {head: said - set().union(*(w for h, w in words.items() if h != head)) for head, said in words.items()}
+        best = max((len(w) for w in own.values()), default=0)
+        winners = [head for head, w in own.items() if best and len(w) == best]
+        if len(winners) == 1:
+            found.add(winners[0])
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _places(question: str, role: str, passages: list[Passage]) -> list[str]:
+    """The places the question names, or else the one it describes (see :func:`described_place`), as written."""
+    named = [m.group(0) for m in _TITLE.finditer(question) if m.start() > 0 and not is_job_title(m.group(0))
+             and fold(m.group(0)) not in _QUESTION_WORDS]
+    if named:
+        return named
+    described = described_place(question, role, passages)
+    return [described] if described else []
+
+
 def role_query(question: str, passages: list[Passage]) -> str | None:
     """A search for the staff list's row of the job title the best sentences give, with the places asked about."""
     named = role_named(question, passages)
     if named is None:
         return None
-    places = [m.group(0) for m in _TITLE.finditer(question) if m.start() > 0 and not is_job_title(m.group(0))]
-    return " ".join(dict.fromkeys([named[0], *places, "staff"]))
+    return " ".join(dict.fromkeys([named[0], *_places(question, named[0], passages), "staff"]))
 
 
 def role_answer(found: RoleHolder) -> str:

@@ -29,6 +29,8 @@ _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "
 _COUNT = {"two": 2, "2": 2, "three": 3, "3": 3}
 _QUARTER = re.compile(r"\bQ([1-4])\b", re.IGNORECASE)
 _ORDINAL_QUARTER = re.compile(rf"\b({'|'.join(_ORDINAL)})\s+quarter(?![\w-])", re.IGNORECASE)
+_NEXT_QUARTER = re.compile(rf"\bquarter\s+(?:and|to|with|or)\s+(?:the\s+)?({'|'.join(_ORDINAL)})\b(?!\s+\w*\s*quarter)",
+                           re.IGNORECASE)
 _HALF = re.compile(r"\b(?:(first|second)\s+half|H([12]))(?![\w-])", re.IGNORECASE)
 _FIRST_QUARTERS = re.compile(rf"\bfirst\s+({'|'.join(_COUNT)})\s+quarters(?![\w-])", re.IGNORECASE)
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -41,8 +43,24 @@ _MONTH_NAME = re.compile(rf"\b(?:{'|'.join(MONTHS)})\b", re.IGNORECASE)
 ISO_DATE = re.compile(r"\d{4}-(\d\d)-\d\d")
 _CELL_QUARTER = re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])")
 _WORD = re.compile(r"[\w'’-]+")
+# How people speak of a bill's status in other words: "the bill we're in an argument about", "refused to pay" are
+# Disputed; "unpaid" is Outstanding. ("What we owe" is not: a disputed bill may be owed too.)
+_STATUS_WORDS = {status: frozenset(stems(" ".join(words))) for status, words in {
+    "disputed": ("argument", "arguing", "argue", "refuse", "refused", "refusing", "contested", "contesting",
+                 "challenged", "challenging", "quarrel", "row"),
+    "outstanding": ("unpaid",),
+    "overdue": ("late",),
+    "paid": ("settled", "cleared"),
+}.items()}
 # A short cell is a name ("Priory Library", "Lindqvist Library Systems"); longer ones are free text.
 _NAME_WORDS = 4
+
+
+def status_named(cell: str, question: str) -> bool:
+    """The question speaks of this one-word status cell in other words ("the bill we're in an argument about" of
+    Disputed)."""
+    said = _STATUS_WORDS.get(fold(cell).strip(), frozenset())
+    return bool(said) and any(stems(m.group(0)) and stems(m.group(0)) <= said for m in _WORD.finditer(question))
 
 
 def named_quarters(question: str) -> dict[str, int]:
@@ -52,6 +70,9 @@ def named_quarters(question: str) -> dict[str, int]:
         found.setdefault(f"q{m.group(1)}", m.start())
     for m in _ORDINAL_QUARTER.finditer(question):
         found.setdefault(f"q{_ORDINAL[m.group(1).lower()]}", m.start())
+    for m in _NEXT_QUARTER.finditer(question):
+        # "between the first quarter and the second": the second names a quarter too.
+        found.setdefault(f"q{_ORDINAL[m.group(1).lower()]}", m.start(1))
     for m in _HALF.finditer(question):
         first = (m.group(1) or "").lower() == "first" or m.group(2) == "1"
         for q in ((1, 2) if first else (3, 4)):
@@ -100,8 +121,9 @@ def _mention(cell: str, question: str, quarters: dict[str, int], column_words: l
         return min(hits)
     words = _WORD.findall(cell)
     if len(words) == 1 and words[0].isalpha() and stems(words[0]):
+        said = stems(words[0]) | _STATUS_WORDS.get(fold(words[0]), frozenset())
         for m in _WORD.finditer(question):
-            if stems(m.group(0)) == stems(words[0]):
+            if stems(m.group(0)) and stems(m.group(0)) <= said:
                 return m.start()
         return None
     if len(words) > _NAME_WORDS:
@@ -118,7 +140,8 @@ def _mention(cell: str, question: str, quarters: dict[str, int], column_words: l
 
 
 # A word that turns a named cell into one to leave out, with nothing that ends the clause between them.
-_NEGATOR = re.compile(r"(?:\bnot|n't|\bnever|\bexcept|\bexcluding|\bleaving aside|\bleave aside|\bapart from|"
+_NEGATOR = re.compile(r"(?:\bnot|n't|\bnever|\brefus\w*\s+to|\bdeclin\w*\s+to|\bexcept|"
+                      r"\bexcluding|\bleaving aside|\bleave aside|\bapart from|"
                       r"\bother than|\bbesides|\bwithout|\bun)(?:\s+(?:yet|been|be|being|the|a|an|one|ones|bill|"
                       r"bills|invoice|invoices|we|we're|we've|are|is|was|were|still|currently|those|that|which|"
                       r"they|they're)\b)*\s*$", re.IGNORECASE)

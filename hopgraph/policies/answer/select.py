@@ -4,7 +4,9 @@ A sentence scores by the weighted words it shares with the part, plus: holding a
 kind (a name for "who", a date for "when", a causal link for "what caused"), naming the bridge, belonging
 to a passage the question is about. A sentence that only restates the question loses. A sentence that
 opens with a pronoun ("It is led by Jonas Berg") inherits part of the score of the sentence before it and
-is quoted together with it, so the answer keeps what the pronoun stands for.
+is quoted together with it, so the answer keeps what the pronoun stands for. For a name, a date, a place or an
+amount, the question's words in the rest of the sentence's paragraph count a little ("The pastry team is based at
+Eastgate. Omar Haddad leads it." for "Who leads the pastry team?").
 """
 
 from __future__ import annotations
@@ -14,7 +16,15 @@ import re
 from dataclasses import dataclass, replace
 
 from hopgraph.citations import is_tabular
-from hopgraph.policies.answer.evidence import Passage, paragraph_leads, passage_sentences, stem, stems, weights
+from hopgraph.policies.answer.evidence import (
+    Passage,
+    paragraph_context,
+    paragraph_leads,
+    passage_sentences,
+    stem,
+    stems,
+    weights,
+)
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
 from hopgraph.policies.answer.row_filter import ISO_DATE, named_at, named_months
 from hopgraph.policies.answer.tables import row_record
@@ -36,6 +46,13 @@ DEFINES = 0.75
 SLOT_FILLED = 2.0
 UNLINKED = 1.5
 MEANING_CANDIDATES = 48
+# How much the question's words in the rest of a sentence's paragraph count, beside its own.
+PARAGRAPH = 0.3
+
+
+def _opens_paragraph(text: str, phrase: str) -> bool:
+    """A paragraph of the text (its first, or one after a blank line) opens with the phrase."""
+    return re.search(rf"(?:^|\n\s*\n)[#*\- ]*{re.escape(phrase)}(?!\w)", text) is not None
 
 
 def _has(text: str, phrase: str) -> bool:
@@ -66,6 +83,8 @@ def doc_links(question: str, passages: list[Passage], bridge: str = "") -> dict[
         names_anchor = any(_has(texts[t], titles[a]) for a in anchors)
         # ... or its title's qualifier is the bridge: "Leader of Opposition (Uganda)" for Uganda.
         is_bridge = bool(b) and len(base) > 2 and (_has(b, base) or _has(base, b) or f"({b})" in fold(t))
+        # ... or a paragraph of it opens with the bridge: its entry in a list ("Pellow harbour: 18 Slipway Road").
+        is_bridge = is_bridge or (len(b) > 2 and _opens_paragraph(texts[t].strip(), b))
         # The bridge's own document: where the answer of a bridge question usually is.
         links[t] = 1.5 if is_bridge else 1.0 if named_by_anchor or names_anchor else 0.0
     return links
@@ -170,6 +189,7 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
         previous = ("", 0.0)
         opening = DEFINES * _defines_unnamed(p, question, described)
         leads = paragraph_leads(p)
+        context = paragraph_context(p)
         titled = stems(p.title)
         for i, s in enumerate(passage_sentences(p)):
             got = stems(s)
@@ -190,11 +210,18 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
                 inherited = INHERITED * math.fsum(weight.get(t, 1.0) for t in stems(leads[i]) & (named - got))
                 if len(leads[i]) + len(s) < MAX_JOINED_CHARS:
                     text = f"{leads[i].rstrip()} {s}"
+            counted = got | stems(text)  # with the sentence it was joined to, whose words already count
             previous = (s, own)
             holds = holds_kind(s, kind, question)
-            if own <= 0 and inherited <= 0 and not (loose and on_topic and holds and specific):
+            # For a name, a date, a place ...: the paragraph's other sentences say what this one is about ("The
+            # pastry team is based at Eastgate. Omar Haddad leads it."; "The site manager is Marek Dvorak. It makes
+            # the pastries.").
+            around = PARAGRAPH * math.fsum(weight.get(t, 1.0) for t in (stems(context[i]) - counted) & want) \
+                if context[i] and specific else 0.0
+            if own <= 0 and inherited <= 0 and not (loose and on_topic and holds and specific) and not (
+                    around > 0 and holds and specific):
                 continue
-            score = own + inherited + 0.3 * title_match
+            score = own + inherited + around + 0.3 * title_match
             if holds and kind != YESNO:
                 score += KIND_BONUS if specific else 0.4
             elif specific:

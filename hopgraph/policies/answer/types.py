@@ -71,8 +71,8 @@ def asked_kind(part: str) -> str:
     if q.startswith("why") or re.search(r"\b(?:what|which)\s+(?:caused|causes|led to|was the cause|is the cause|"
                                         r"was the reason|is the reason)\b|\bcause of\b|\breason for\b", q):
         return CAUSE
-    if any(q.startswith(h) or f" {h} " in f" {q} " for h in _AMOUNT_HEADS):
-        return AMOUNT
+    if any(q.startswith(h) or f" {h} " in f" {q} " for h in _AMOUNT_HEADS) or _ASKS_MONEY.search(q):
+        return AMOUNT  # "how much ...", and "what did we pay for ...", "what will it cost"
     if first == "when" or re.search(r"\b(?:what|which|in what)\s+(?:year|date|day|month|decade|century)\b|"
                                     r"\bby when\b|\bwhat time\b", q):
         return DATE
@@ -95,7 +95,8 @@ _CALENDAR_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b(?:,
 
 
 # "How much does X cost", "how much do we pay / owe / charge ...": the answer is a sum of money.
-_ASKS_MONEY = re.compile(r"\bhow much\b.*\b(?:cost|costs|costed|pay|paid|pays|owe|owed|charge|charged|charges|"
+_ASKS_MONEY = re.compile(r"(?:\bhow much\b.*|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,8}?)"
+                         r"\b(?:cost|costs|costed|pay|paid|pays|owe|owed|charge|charged|charges|"
                          r"spend|spent|price|fee|fees|earn|earned)\b")
 # Buying or putting something in, and keeping it going: a price paid for the one is not the other.
 _ACQUIRED = re.compile(r"\b(?:bought|buy|buying|purchased?|purchasing|acquired?|installed|installation|put in|fitted|"
@@ -253,11 +254,16 @@ def _placed(sentence: str, span: str, pos: int) -> bool:
     return bool(stems(span) & PLACE_WORDS)
 
 
+# "based at Eastgate", "works nights in Millbrook": one word after these is a place, not a person.
+_AT_PLACE = re.compile(r"\b(?:at|in|near|into|outside)\s+$", re.IGNORECASE)
+
+
 def _single_name(sentence: str, span: str, pos: int) -> bool:
     """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun
     after an article ("the Supplier"), not a label ("Lessons: 1 lifeguard")."""
     return (pos > 0 and span.isalpha() and not span.isupper()
             and not _DETERMINER.search(sentence[max(0, pos - 12):pos])
+            and not _AT_PLACE.search(sentence[max(0, pos - 8):pos])
             and not sentence[pos + len(span):].lstrip(" *").startswith(":"))
 
 
