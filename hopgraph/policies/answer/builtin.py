@@ -64,8 +64,9 @@ from hopgraph.policies.answer.evidence import (
     tidy_question,
 )
 from hopgraph.policies.answer.rates import rate_query, rate_times_quantity
-from hopgraph.policies.answer.records import peer_records
+from hopgraph.policies.answer.records import peer_records, status_query, status_row
 from hopgraph.policies.answer.roles import role_answer, role_holder, role_query
+from hopgraph.policies.answer.row_filter import statuses_named
 from hopgraph.policies.answer.select import best_sentences, doc_links
 from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import CITED, cited_code, cited_documents, named_procedure
@@ -208,6 +209,10 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 calls.append((REWRITE, {"query": tidy}))
             calls.append((SEARCH, {"query": tidy}))
             return calls, ""
+        wanted = status_query(question, state.passages) if len(split_question(question)) == 1 else None
+        if wanted and search_rounds < self.max_search_rounds and fold(wanted) not in {fold(q) for q in state.searched}:
+            # "the invoice we're refusing to pay": the table's rows of that status, when none was read.
+            return [(SEARCH, {"query": wanted})], ""
         aggregate = (plan_aggregate(question, state.passages) or rate_times_quantity(question, state.passages)
                      or share_of_amount(question, state.passages) if state.passages else None)
         if not state.computed and (aggregate is None or aggregate.op != "product"):
@@ -251,11 +256,15 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         extreme = extreme_row(parts[0], state.passages) if state.passages else None
         if extreme is not None and len(parts) == 1:
             return [], extreme_answer(extreme)
-        bridge = (extreme.name if extreme is not None and extreme.name else
+        # "the bill we're in an argument about ... which pool was it charged to?": the place that row names.
+        status = status_row(parts[0], state.passages) if state.passages and extreme is None else None
+        bridge = (extreme.name if extreme is not None and extreme.name else status[1] if status is not None else
                   find_bridge(state, parts[0], first) if state.passages else None)
         if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
-            # The first search went to the later part: search the first part alone, then hop.
-            return [(SEARCH, {"query": describe(parts[0])})], ""
+            # The first search went to the later part: search the first part alone (with the status it speaks of
+            # in other words: "... in an argument about" -> Disputed), then hop.
+            said = " ".join(s.capitalize() for s in statuses_named(parts[0]))
+            return [(SEARCH, {"query": f"{describe(parts[0])} {said}".strip()})], ""
         cited_docs = cited_documents(question, state.passages) if state.passages else set()
         cited = cited_code(question, state.passages) if state.passages and search_rounds == 1 else None
         if cited and not cited_docs:
@@ -287,10 +296,13 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 if fold(query) not in searched:
                     return [(SEARCH, {"query": query})], ""
             elif (bridge and question == state.question and not is_choice(question) and not is_yes_no(question)
-                  and _worth_following(state, question, bridge)):
+                  and (status is not None or _worth_following(state, question, bridge))):
                 # One part: follow the bridge too, the answer may sit in the document it names. (A
                 # follow-up is about the thread's subject, and a choice names its candidates: no hop.)
-                query = _hop_query(state, question, bridge)
+                # (For the row a status picked, what the last sentence asks of its place: "Priory Library manager
+                # branch charged", not the words that picked the row.)
+                query = (follow_up_query(bridge, split_question(question)[-1].split(". ")[-1]) if status is not None
+                         else _hop_query(state, question, bridge))
                 if fold(query) not in searched:
                     return [(SEARCH, {"query": query})], ""
             unseen = _unseen_words(question, state.passages)

@@ -47,7 +47,7 @@ from hopgraph.policies.answer.reached import (
     is_named,
     named_link_first,
 )
-from hopgraph.policies.answer.records import opens_with, record_answer, subject_chain
+from hopgraph.policies.answer.records import opens_with, record_answer, status_row, subject_chain
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
@@ -85,7 +85,8 @@ def describe(part: str) -> str:
 def bridge_round(state: AnswerState, parts: list[str]) -> int:
     """The round whose results hold the bridge: the first, or the second when it searched the first part of
     the question on its own."""
-    if len(parts) > 1 and len(state.searched) > 1 and fold(state.searched[1]) == fold(describe(parts[0])):
+    # (The search may add the status the part speaks of in other words: "... argument Disputed".)
+    if len(parts) > 1 and len(state.searched) > 1 and fold(state.searched[1]).startswith(fold(describe(parts[0]))):
         return 2
     return 1
 
@@ -141,7 +142,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     if multi and last_round > first:
         assert bridge is not None
         evidence = find_bridge_evidence(state, parts[0], first)
-        if evidence is not None and evidence[0] == bridge:
+        status = status_row(parts[0], state.passages)
+        if status is not None and status[1] == bridge:
+            # Part one is answered by the row its status picked ("the bill we're in an argument about").
+            chosen.append((status[0][1], status[0][2]))
+            used.add(status[0][1])
+        elif evidence is not None and evidence[0] == bridge:
             # Part one is answered by the sentence the bridge came from.
             chosen.append((evidence[1], evidence[2]))
             used.add(evidence[1])
@@ -186,7 +192,10 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         about = stems(subject) if subject else named or bridge_stems
         links = doc_links(question, state.passages, bridge or "") if len(parts) == 1 else {}
         followed = len(parts) == 1 and bool(bridge) and len(state.searched) > 1 and not subject
-        found = bridge_answer(state, question, bridge or "", kinds[0]) if followed else []
+        # The row a status said in other words picked ("the invoice we're refusing to pay") names the bridge.
+        status = status_row(question, state.passages) if followed else None
+        evidence = (bridge or "", status[0][1], status[0][2]) if status is not None and status[1] == bridge else None
+        found = bridge_answer(state, question, bridge or "", kinds[0], evidence) if followed else []
         if subject and len(parts) == 1 and not found and asked_step(question) is not None:
             # "What's the first thing the procedure it mentions tells staff to do?": that step of the procedure the
             # thread's report names (after the report's line naming it), or of the thread's subject itself.

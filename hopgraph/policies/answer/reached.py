@@ -31,12 +31,14 @@ from hopgraph.policies.text import base_title, fold
 HOP_SECOND = 0.65
 
 
-def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str) -> list[tuple[str, Passage]]:
-    """For a one-part question that followed a bridge: the sentence naming the bridge, then the answer
-    from the bridge's own document (what the question asks that the first sentence does not say)."""
+def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str,
+                  evidence: tuple[str, str, Passage] | None = None) -> list[tuple[str, Passage]]:
+    """For a one-part question that followed a bridge: the sentence naming the bridge (``evidence``, else the best
+    bridge candidate's), then the answer from the bridge's own document (what the question asks that the first
+    sentence does not say)."""
     if not state.searched[1].startswith(bridge):
         return []  # the second search was not the hop
-    evidence = find_bridge_evidence(state, question)
+    evidence = evidence or find_bridge_evidence(state, question)
     if evidence is None or evidence[0] != bridge:
         return []
     record = record_answer(question, bridge, state.passages, skip={evidence[1]})

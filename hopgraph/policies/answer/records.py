@@ -19,7 +19,7 @@ from collections.abc import Collection
 
 from hopgraph.policies.answer.evidence import Passage, stems
 from hopgraph.policies.answer.meaning import closest_label
-from hopgraph.policies.answer.row_filter import status_named
+from hopgraph.policies.answer.row_filter import STATUSES, status_named, statuses_named
 from hopgraph.policies.answer.tables import (
     Record,
     asking_words,
@@ -28,7 +28,7 @@ from hopgraph.policies.answer.tables import (
     row_record,
     table_records,
 )
-from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind
+from hopgraph.policies.answer.types import PLACE_WORDS, THING, YESNO, asked_kind, holds_kind
 from hopgraph.policies.text import fold
 
 
@@ -137,6 +137,37 @@ def subject_chain(question: str, passages: list[Passage]) -> tuple[Record, Recor
             if asked_field(question, record[0], name_column, by_meaning=False) is not None:
                 return scored[0][1], record
     return None
+
+
+def status_row(question: str, passages: list[Passage]) -> tuple[Record, str] | None:
+    """(the one table row whose status the question names in other words, the place it names) for "the supplier
+    bill we're in an argument about ... which pool was it charged to?": the Disputed invoice and its site, the name
+    to follow to the place's own record. None unless exactly one row has such a status and one cell names a place
+    (a word of places in it or in its header: "Whinfield Depot", "site: Priory Library")."""
+    rows = [r for r in table_records(passages) if any(status_named(v, question) for v in r[0].values())]
+    if len({r[1] for r in rows}) != 1:
+        return None
+    cells = rows[0][0]
+    places = [v for c, v in cells.items() if len(v.split()) >= 2 and v[:1].isupper()
+              and (stems(v) & PLACE_WORDS or stems(c) & _PLACE_HEADERS)]
+    return (rows[0], places[0]) if len(places) == 1 else None
+
+
+def status_query(question: str, passages: list[Passage]) -> str | None:
+    """A search for the rows of a table found whose status the question names in other words, when none of them
+    was read ("the invoice we're refusing to pay": "invoices 2026 Disputed")."""
+    wanted = statuses_named(question)
+    records = table_records(passages)
+    if not wanted or any(status_named(v, question) for cells, _, _ in records for v in cells.values()):
+        return None
+    for cells, _, passage in records:
+        if any(fold(v).strip() in STATUSES for v in cells.values()):
+            return f"{passage.title} {wanted[0].capitalize()}"
+    return None
+
+
+# Headers of a column that holds places: "site", "branch", "location".
+_PLACE_HEADERS = frozenset(stems("site branch location premises venue base"))
 
 
 def peer_records(name: str, question: str, passages: list[Passage]) -> Passage | None:

@@ -52,6 +52,7 @@ _STATUS_WORDS = {status: frozenset(stems(" ".join(words))) for status, words in 
     "overdue": ("late",),
     "paid": ("settled", "cleared"),
 }.items()}
+STATUSES = frozenset(_STATUS_WORDS)
 # A short cell is a name ("Priory Library", "Lindqvist Library Systems"); longer ones are free text.
 _NAME_WORDS = 4
 
@@ -61,6 +62,11 @@ def status_named(cell: str, question: str) -> bool:
     Disputed)."""
     said = _STATUS_WORDS.get(fold(cell).strip(), frozenset())
     return bool(said) and any(stems(m.group(0)) and stems(m.group(0)) <= said for m in _WORD.finditer(question))
+
+
+def statuses_named(question: str) -> list[str]:
+    """The statuses ("disputed", ...) the question speaks of in other words."""
+    return [status for status in _STATUS_WORDS if status_named(status, question)]
 
 
 def named_quarters(question: str) -> dict[str, int]:
