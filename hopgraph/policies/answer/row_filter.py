@@ -47,9 +47,8 @@ _WORD = re.compile(r"[\w'’-]+")
 # Disputed; "unpaid" is Outstanding. ("What we owe" is not: a disputed bill may be owed too.)
 _STATUS_WORDS = {status: frozenset(stems(" ".join(words))) for status, words in {
     "disputed": ("argument", "arguing", "argue", "refuse", "refused", "refusing", "contested", "contesting",
-                 "challenged", "challenging", "quarrel", "row"),
+                 "challenged", "challenging", "quarrel"),
     "outstanding": ("unpaid",),
-    "overdue": ("late",),
     "paid": ("settled", "cleared"),
 }.items()}
 STATUSES = frozenset(_STATUS_WORDS)
