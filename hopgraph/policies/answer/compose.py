@@ -286,7 +286,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             hop, floor = hop_sentences(state.passages, question, chosen, everything, links)
             take(hop, 1, floor=floor)
         if len(parts) == 1 and not subject and not found and links and not bridge:
-            named_link_first(question, chosen, state.passages, links, used)
+            named_link_first(chosen, state.passages, links, used)
     if not chosen:
         return not_found(containers)
     chosen = _unrepeated(prune(question, kinds, chosen, state.passages, bridge or ""))

@@ -130,8 +130,8 @@ def bridge_first(state: AnswerState, question: str, bridge: str | None, best: Ca
         used.add(evidence[1])
 
 
-def named_link_first(question: str, chosen: list[tuple[str, Passage]], passages: list[Passage],
-                     links: dict[str, float], used: set[str]) -> None:
+def named_link_first(chosen: list[tuple[str, Passage]], passages: list[Passage], links: dict[str, float],
+                     used: set[str]) -> None:
     """When the answer's one sentence comes from a document the question reaches only through one it names ("the town
     where Harbour Mill stands": Elsmere's page), the named document's sentence that names it first ("Harbour Mill is
     a restored grain mill in Elsmere."), so the answer shows the link."""

@@ -28,7 +28,7 @@ _LEADING = re.compile(r"^(?:The|A|An|Our|Each|Every|Any)\s+")
 # A question word opening a later sentence of the question ("... with the sauna. Who handles that?") is no place.
 _QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "which", "where", "when", "why", "how"})
 # A section heading of at most this many words can name a place ("Hollins Lane Pool").
-_PLACE_WORDS = 5
+_HEADING_WORDS = 5
 # How many of the best sentences are looked at for a job title.
 _LOOKED_AT = 5
 
@@ -40,12 +40,6 @@ class RoleHolder:
     said_in: Passage
     row: str  # the staff row of the person holding it
     listed_in: Passage
-
-
-def asked_places(question: str) -> list[str]:
-    """The capitalized names inside the question ("Quarry Lane"), folded: where the person is asked about."""
-    spans = [m.group(0) for m in _TITLE.finditer(question) if m.start() > 0]
-    return [fold(s) for s in spans if not is_job_title(s) and fold(s) not in _QUESTION_WORDS]
 
 
 def role_named(question: str, passages: list[Passage]) -> tuple[str, str, Passage] | None:
@@ -101,7 +95,7 @@ def _sections(passage: Passage) -> list[tuple[str, str]]:
         label, colon, _ = paragraph.strip().partition(":")
         if colon and not label.startswith(("#", "-", "*")):
             found.append((label.strip(), paragraph))
-    return [(head, text) for head, text in found if head[:1].isupper() and len(head.split()) <= _PLACE_WORDS]
+    return [(head, text) for head, text in found if head[:1].isupper() and len(head.split()) <= _HEADING_WORDS]
 
 
 def described_place(question: str, role: str, passages: list[Passage]) -> str | None:
