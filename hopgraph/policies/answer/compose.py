@@ -289,13 +289,35 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             named_link_first(chosen, state.passages, links, used)
     if not chosen:
         return not_found(containers)
-    chosen = _unrepeated(prune(question, kinds, chosen, state.passages, bridge or ""))
+    chosen = _unrepeated(_with_antecedent(prune(question, kinds, chosen, state.passages, bridge or "")))
     lines = [_cited(s, p.ref) for s, p in chosen]
     if len(parts) == 1 and kinds[0] == THING and lines:
         lines[0] = _titled(parts[0], *chosen[0], lines[0])
     if calculation is not None:
         lines.append(_calculation_sentence(*calculation))
     return " ".join(lines)
+
+
+# Inside a sentence, a word that points back to the sentence before: "Tomasz Wilk and Grace Okafor are its other
+# members." (A sentence that opens with one is joined when it is scored, see :mod:`~.select`.)
+_POINTS_BACK = re.compile(r"\b(?:its|their)\b", re.IGNORECASE)
+
+
+def _with_antecedent(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
+    """Each chosen sentence that points back inside it ("are its other members") after the sentence before it in its
+    paragraph, when that is not quoted already, so the answer says whose members they are."""
+    out: list[tuple[str, Passage]] = []
+    quoted = " ".join(text for text, _ in chosen)
+    for text, passage in chosen:
+        sentences = paragraph_of(passage, text)
+        own = passage_sentences(passage)
+        if _POINTS_BACK.search(text) and text in own and sentences != text:
+            i = own.index(text)
+            before = own[i - 1] if i > 0 else ""
+            if before and before in sentences and before not in quoted:
+                text = f"{before.rstrip()} {text}"
+        out.append((text, passage))
+    return out
 
 
 def _unrepeated(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
