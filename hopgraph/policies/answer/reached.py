@@ -49,8 +49,9 @@ def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str,
     # The bridge's own document, or a passage the hop found that names the bridge.
     # ... or a paragraph of a list that opens with the bridge ("Eastgate bakery: 7 Foundry Lane, Sheffield."), found
     # in any round: a directory read before the hop does not come back in the hop's own results.
-    entry_only = {p.ref for p in state.passages if p.ref != evidence[2].ref and not is_about_titled(p.title, key)
-                  and 2 not in p.ranks and _entry(p, key)}
+    listed = {p.ref for p in state.passages if p.ref != evidence[2].ref and _entry(p, key)}
+    entry_only = {p.ref for p in state.passages if p.ref in listed and not is_about_titled(p.title, key)
+                  and 2 not in p.ranks}
     own = [p for p in state.passages if p.ref != evidence[2].ref and p.title != evidence[2].title
            and (is_about_titled(p.title, key) or (2 in p.ranks and key in fold(p.text)) or p.ref in entry_only)]
     if not own:
@@ -61,7 +62,7 @@ def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str,
     # A document titled by the bridge alone, then the bridge's entry in a list, then one whose title mentions it
     # ("Incident OV-2026-07: oven breaker tripped at Eastgate"), then any that names it.
     exact = [p for p in titled if _title_is(p.title, key)]
-    entries = [p for p in own if _entry(p, key)]
+    entries = [p for p in own if p.ref in listed]
     best = None
     for group, entry in ((exact, False), (entries, True), (titled, False), (own, False)):
         if not group:

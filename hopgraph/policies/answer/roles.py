@@ -105,11 +105,14 @@ def described_place(question: str, role: str, passages: list[Passage]) -> str | 
     passages ("pool" in a pool company's documents) say nothing about which."""
     common = {t for t, n in Counter(t for p in passages for t in stems(p.text)).items() if n > len(passages) // 2}
     want = stems(question) - stems(role) - common
+    texts: dict[str, str] = {}
+    for p in passages:
+        texts[p.title] = f"{texts.get(p.title, '')} {fold(p.text)}"
     by_document: dict[str, dict[str, set[str]]] = {}
     for passage in passages:
         # A place says it is one ("... Lane Pool", "... Centre") or is named in other documents too; a heading such
         # as "Clubs and groups" is neither.
-        elsewhere = " ".join(fold(p.text) for p in passages if p.title != passage.title)
+        elsewhere = " ".join(text for title, text in texts.items() if title != passage.title)
         sections = by_document.setdefault(passage.title, {})
         for head, text in _sections(passage):
             if stems(head) & PLACE_WORDS or named_at(fold(head), elsewhere) is not None:
