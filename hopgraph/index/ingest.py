@@ -25,7 +25,7 @@ from hopgraph.index.backend import BackendError, Chunk, SearchBackend, make_chun
 from hopgraph.index.chunking import CHUNK_OVERLAP, CHUNK_TOKENS, CHUNKER_VERSION, Chunker, summary_line
 from hopgraph.index.common import clean_text
 from hopgraph.index.ingest_report import IngestReport
-from hopgraph.index.loaders import LOADERS, Loaded, Section
+from hopgraph.index.loaders import LOADERS, Loaded, Section, reading_version
 from hopgraph.index.sources import Conflict, Target, Targets, check_root, default_root, origin_file
 from hopgraph.index.walk import walk
 
@@ -228,8 +228,9 @@ def ingest_paths(
                 continue
             try:
                 data = f.read_bytes()
-                content_hash = _hash(data, (), chunker.signature)
-                kept = _keep_stored(backend, target, container, data, content_hash, tags, chunker.signature)
+                signature = chunker.signature + reading_version(f)
+                content_hash = _hash(data, (), signature)
+                kept = _keep_stored(backend, target, container, data, content_hash, tags, signature)
                 if kept is not None:
                     targets.claim(target)
                     _count(report, kept)

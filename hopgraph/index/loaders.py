@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hopgraph.index.pdf_tables import page_with_tables
+
 TEXT_KINDS = {".txt": "txt", ".text": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
               ".pdf": "pdf", ".docx": "docx", ".csv": "table", ".xlsx": "table"}
 
@@ -178,6 +180,16 @@ def _load_html(path: Path) -> Loaded:
     return Loaded(title=title or _stem_title(path), kind="html", sections=[Section(text or "")])
 
 
+def reading_version(path: Path) -> str:
+    """What changes a file's content hash when the way its type is read changes ('' for types read as they
+    always were), so re-ingesting reads such files again."""
+    return _READING_VERSIONS.get(path.suffix.lower(), "")
+
+
+# PDF pages with tables in columns are read as rows since version 2.
+_READING_VERSIONS = {".pdf": ":pdf-2"}
+
+
 def _load_pdf(path: Path) -> Loaded:
     # pypdf logs warnings about damaged files; the failure itself is reported in the summary.
     pdf_log = logging.getLogger("pypdf")
@@ -185,12 +197,19 @@ def _load_pdf(path: Path) -> Loaded:
     pdf_log.setLevel(logging.ERROR)
     try:
         pages = _loaders().PyPDFLoader(str(path)).load()
+        # The same pages laid out by position: where one holds a table, its rows are read with their columns.
+        laid_out = _loaders().PyPDFLoader(str(path), extraction_mode="layout").load() if pages else []
     finally:
         pdf_log.setLevel(level)
     title = ""
     if pages:
         title = str(pages[0].metadata.get("title") or "").strip()
-    sections = [Section(p.page_content, int(p.metadata.get("page", i)) + 1) for i, p in enumerate(pages)]
+    sections = []
+    for i, page in enumerate(pages):
+        text = page.page_content
+        if len(laid_out) == len(pages):
+            text = page_with_tables(laid_out[i].page_content) or text
+        sections.append(Section(text, int(page.metadata.get("page", i)) + 1))
     return Loaded(title=title or _stem_title(path), kind="pdf", sections=sections)
 
 

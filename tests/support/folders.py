@@ -1,6 +1,7 @@
 """A folder of documents written by a test, ingested with the real loaders into the default embedded index.
 
-``write_files`` writes ``{"container/name.md": text}`` under a folder (``csv_text`` spells a table as CSV);
+``write_files`` writes ``{"container/name.md": text}`` under a folder (``csv_text`` spells a table as CSV,
+``write_sheet_pdf`` prints one to PDF in columns, as a spreadsheet exports it);
 ``ingested`` opens an index next to it, ingests each top-level folder as the container of that name, yields the
 backend and the container names, and closes the index; ``ask`` runs a question through the graph with the
 built-in answer policy.
@@ -39,6 +40,27 @@ def write_files(root: Path, files: Mapping[str, str]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, newline="")
     return root
+
+
+def write_sheet_pdf(path: Path, title: str, header: Sequence[str], rows: Sequence[Sequence[str]],
+                    widths: Sequence[int], prose_after: str = "") -> Path:
+    """A table printed to a PDF page under a title line: labels left-aligned, figures right-aligned under them."""
+    from fpdf import FPDF
+
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=10)
+    pdf.cell(0, 8, title, new_x="LMARGIN", new_y="NEXT")
+    for i, row in enumerate([header, *rows]):
+        for width, cell in zip(widths, row, strict=True):
+            pdf.cell(width, 7, cell, align="R" if i and cell[:1].isdigit() else "L")
+        pdf.ln(7)
+    if prose_after:
+        pdf.ln(7)
+        pdf.multi_cell(0, 7, prose_after)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pdf.output(str(path))
+    return path
 
 
 @contextmanager

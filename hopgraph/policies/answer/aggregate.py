@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
 from hopgraph.policies.answer.parallel import parallel_counts
+from hopgraph.policies.answer.remainder import remainder_row
 from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters, named_rows
 from hopgraph.policies.answer.tables import (
     NUMBER_WORDS,
@@ -199,6 +200,14 @@ def plan_aggregate(question: str, passages: list[Passage]) -> Aggregate | None:
     if product is not None:
         product.inputs = list(product.operands)
         return product
+    left = remainder_row(question, records) if op in ("", "difference") else None
+    if left is not None:
+        (cells, row, p), first, second = left
+        ops = [Operand(value, cells[c], row, p) for c in (first, second)
+               if (value := cell_number(cells[c])) is not None]
+        remainder = Aggregate("difference", ops, f"{first} − {second}")
+        remainder.inputs = list(ops)
+        return remainder
     table = table_rows(question, records) if records else None
     if not op:
         # "How much did Stonegate spend on drugs from January to September?": the rows of those quarters, added;

@@ -3,9 +3,9 @@ question asks about, and the table and rows it names.
 
 A row is spelled out "Column: value; ..." by :mod:`hopgraph.policies.answer.evidence`. The column a question asks
 about is the numeric column whose header shares the most words with it (of two alike, the one it names more of,
-then a money column for "how much" and a count for "how many"; a money column such as "Amount EUR" when it names
-none, else the header clearly closest to it in meaning); its rows are those meeting every cell the question names
-(:mod:`hopgraph.policies.answer.row_filter`).
+then a money column for "how much" and a count for "how many"; when it names none, a money column such as "Amount
+EUR", or for "how many" the one column that is not money, else the header clearly closest to it in meaning); its
+rows are those meeting every cell the question names (:mod:`hopgraph.policies.answer.row_filter`).
 """
 
 from __future__ import annotations
@@ -90,7 +90,12 @@ def asked_column(records: list[dict[str, str]], question: str) -> str | None:
             return next(c for c in tied if c not in money_tied)
         return None
     money = [c for c in numeric if MONEY.search(header_words(c))]
-    if len(money) == 1:
+    if re.search(r"\bhow many\b", question, re.IGNORECASE):
+        # "How many housings did we order?": a count, never the money column.
+        counts = [c for c in numeric if c not in money]
+        if len(counts) == 1:
+            return counts[0]
+    elif len(money) == 1:
         return money[0]
     # No header shares a word with the question: the one clearly closest in meaning to what it asks ("how many
     # items did Tanners Library lend in Q1" -> "items lend" -> loans).
