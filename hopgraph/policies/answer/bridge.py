@@ -26,7 +26,7 @@ from hopgraph.policies.answer.evidence import (
     stems,
 )
 from hopgraph.policies.answer.row_filter import MONTHS
-from hopgraph.policies.answer.types import is_personal
+from hopgraph.policies.answer.types import PHONE_ASKED, is_personal
 from hopgraph.policies.text import base_title, fold
 
 UNRELATED = 1.5
@@ -299,6 +299,9 @@ def _unrelated_documents(state: AnswerState, round_no: int) -> set[str]:
 
 def follow_up_query(bridge: str, part: str) -> str:
     words = [w for w in re.findall(r"[\w\-.,%]+", part) if fold(w).strip(".,") not in NOT_SEARCH_TERMS]
+    if PHONE_ASKED.search(part):
+        # The number is in the bridge's own record, whatever else the words ask: search for that.
+        return f"{bridge} phone telephone".strip()
     return " ".join([bridge, *[w.strip(".,") for w in words]]).strip()
 
 

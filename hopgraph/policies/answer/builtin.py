@@ -67,7 +67,7 @@ from hopgraph.policies.answer.rates import rate_query, rate_times_quantity
 from hopgraph.policies.answer.records import peer_records, status_query, status_row
 from hopgraph.policies.answer.roles import role_answer, role_holder, role_query
 from hopgraph.policies.answer.row_filter import statuses_named
-from hopgraph.policies.answer.select import best_sentences, doc_links
+from hopgraph.policies.answer.select import best_sentences, doc_links, plain_row_query
 from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import CITED, cited_code, cited_documents, named_procedure
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
@@ -209,7 +209,9 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 calls.append((REWRITE, {"query": tidy}))
             calls.append((SEARCH, {"query": tidy}))
             return calls, ""
-        wanted = status_query(question, state.passages) if len(split_question(question)) == 1 else None
+        # (Of a question in parts, the first names the row: "There's one supplier bill we've refused to pay. I need
+        # to write to the site it was charged to; what's the full postal address?")
+        wanted = status_query(split_question(question)[0], state.passages) if state.passages else None
         if wanted and search_rounds < self.max_search_rounds and fold(wanted) not in {fold(q) for q in state.searched}:
             # "the invoice we're refusing to pay": the table's rows of that status, when none was read.
             return [(SEARCH, {"query": wanted})], ""
@@ -251,6 +253,10 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             if query and fold(query) not in searched:
                 return [(SEARCH, {"query": query})], ""
         first = bridge_round(state, parts)
+        named_status = statuses_named(parts[0])
+        if first == 1 and len(state.searched) > 1 and named_status and fold(state.searched[1]).endswith(
+                fold(named_status[0])):
+            first = 2  # the second search read the table's rows of the status the first part names: a bridge's
         # "Which supplier has the lowest quality score, and ...": the row with the extreme value is what the
         # first part asks for; in a two-part question its name is the bridge.
         extreme = extreme_row(parts[0], state.passages) if state.passages else None
@@ -311,6 +317,13 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 # Words of the question that nothing found contains ("the 3D printer"): what it is about may
                 # sit in a document the whole question did not bring.
                 return [(SEARCH, {"query": unseen})], ""
+        if len(parts) == 1 and state.passages and search_rounds < self.max_search_rounds:
+            # "who's the head nurse there?" answered by a Deputy Head Nurse's row: the Head Nurse's may be in a
+            # chunk of the table not read yet.
+            ranked = best_sentences(state.passages, stems(question), question, asked_kind(question))
+            plain = plain_row_query(ranked, question, state.passages)
+            if plain and fold(plain) not in searched:
+                return [(SEARCH, {"query": plain})], ""
         calculation = self._calculation(state, question, parts, bridge)
         if calculation is not None and not state.computed and self.run_python:
             return [(RUN_PYTHON, {"code": calculation.code()})], ""

@@ -22,16 +22,13 @@ from hopgraph.policies.answer.bridge import (
     focus_stems,
     named_in_titles,
 )
-from hopgraph.policies.answer.choice import Evidence, decide_choice, decide_yes_no, is_choice, is_yes_no
+from hopgraph.policies.answer.choice import decide_choice, decide_yes_no, is_choice, is_yes_no
 from hopgraph.policies.answer.compute import (
     Calculation,
-    format_amount,
-    printed_numbers,
 )
 from hopgraph.policies.answer.evidence import (
     AnswerState,
     Passage,
-    paragraph_leads,
     paragraph_of,
     passage_sentences,
     split_question,
@@ -52,7 +49,8 @@ from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
-from hopgraph.policies.text import base_title, fold, terms
+from hopgraph.policies.answer.wording import calculation_sentence, cited, decision, titled, unrepeated, with_antecedent
+from hopgraph.policies.text import fold, terms
 
 MAX_SENTENCES = 4
 # Words that say how a question asks, not what about: "how often is he supposed to do it?" asks for a frequency of
@@ -92,6 +90,21 @@ def bridge_round(state: AnswerState, parts: list[str]) -> int:
 
 
 
+_WHICH_KIND = re.compile(r"^\s*(?:which|what)\s+(?:of\s+(?:our|the|your|their)\s+)?([a-z]+)", re.IGNORECASE)
+
+
+def _is_row(candidate: Candidate) -> bool:
+    """A table row, spelled "Column: value; ..." (of a CSV, a sheet or a table in a page)."""
+    return len(row_record(candidate.text)) > 1
+
+
+def _asks_for_kind_of(part: str, name: str) -> bool:
+    """The part asks "which <kind>" and the name is one of that kind ("Which of our pools ..." of "Hollins Lane
+    Pool")."""
+    m = _WHICH_KIND.match(part)
+    return m is not None and bool(stems(m.group(1)) & stems(name))
+
+
 def compose_answer(state: AnswerState, bridge: str | None, question: str = "", containers: Sequence[str] = (),
                    calculation: tuple[Calculation, str] | None = None, subject: str = "") -> str:
     """2-4 sentences: one per part of the question, each with its reference; or "not found".
@@ -112,7 +125,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         if decided is None and is_yes_no(question):
             decided = decide_yes_no(question, state.passages)
         if decided is not None:
-            return _decision(*decided)
+            return decision(*decided)
     cited_docs = cited_documents(question, state.passages)  # "under the procedure the report cites"
     if cited_docs and len(parts) > 1 and CITED.search(parts[0]):
         bridge = None  # every part is asked of the procedure the report names, not of a bridge's document
@@ -158,6 +171,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         reached = sorted((p for p in state.passages if last_round in p.ranks),
                          key=lambda p: (not is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
         for part, kind in zip(parts[1:], kinds[1:], strict=True):
+            if status is not None and status[1] == bridge and _asks_for_kind_of(part, bridge):
+                continue  # "Which of our pools was it charged to?": the row's own site, quoted for part one
             if not stems(part) and chosen:
                 # "..., and when was that?": asked of what the first part found; the first sentence of its document
                 # that holds the asked kind ("Date: 18 July 2026.").
@@ -184,6 +199,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             ranked = best_sentences(state.passages, stems(part), part, kind, only_round=last_round,
                                     about=stems(bridge))
             ranked = _from_cited(ranked, cited_docs, kind)
+            # A later part is asked of the place a status row names: of the table rows, the place's own before
+            # another's (the depot list's Kestrel row for "what number do I ring there", not the Heron row above it).
+            own_rows = [c for c in ranked[:8] if c.holds and _is_row(c) and fold(bridge) in fold(c.text)
+                        ] if status is not None and status[1] == bridge else []
+            if own_rows and _is_row(ranked[0]) and ranked[0] not in own_rows:
+                ranked = own_rows + [c for c in ranked if c not in own_rows]
             take(ranked, 1, 0.3, covered=True)
             _continue(ranked, chosen, used)
     else:
@@ -289,67 +310,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             named_link_first(chosen, state.passages, links, used)
     if not chosen:
         return not_found(containers)
-    chosen = _unrepeated(_with_antecedent(prune(question, kinds, chosen, state.passages, bridge or "")))
-    lines = [_cited(s, p.ref) for s, p in chosen]
+    chosen = unrepeated(with_antecedent(prune(question, kinds, chosen, state.passages, bridge or "")))
+    lines = [cited(s, p.ref) for s, p in chosen]
     if len(parts) == 1 and kinds[0] == THING and lines:
-        lines[0] = _titled(parts[0], *chosen[0], lines[0])
+        lines[0] = titled(parts[0], *chosen[0], lines[0])
     if calculation is not None:
-        lines.append(_calculation_sentence(*calculation))
-    return " ".join(lines)
-
-
-# Inside a sentence, a word that points back to the sentence before: "Tomasz Wilk and Grace Okafor are its other
-# members." (A sentence that opens with one is joined when it is scored, see :mod:`~.select`.)
-_POINTS_BACK = re.compile(r"\b(?:its|their)\b", re.IGNORECASE)
-
-
-def _with_antecedent(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
-    """Each chosen sentence that points back inside it ("are its other members") after the sentence before it in its
-    paragraph, when that is not quoted already, so the answer says whose members they are."""
-    out: list[tuple[str, Passage]] = []
-    quoted = " ".join(text for text, _ in chosen)
-    for text, passage in chosen:
-        sentences = paragraph_of(passage, text)
-        own = passage_sentences(passage)
-        if _POINTS_BACK.search(text) and text in own and sentences != text:
-            i = own.index(text)
-            before = own[i - 1] if i > 0 else ""
-            if before and before in sentences and before not in quoted:
-                text = f"{before.rstrip()} {text}"
-        out.append((text, passage))
-    return out
-
-
-def _unrepeated(chosen: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
-    """The chosen sentences without a paragraph's opening that an earlier one already quotes (a sentence is
-    quoted with its paragraph's opening when that says what it is about, see :mod:`~.select`)."""
-    out: list[tuple[str, Passage]] = []
-    for text, passage in chosen:
-        for lead in dict.fromkeys(paragraph_leads(passage)):
-            if lead and text.startswith(f"{lead} ") and any(lead in earlier for earlier, _ in out):
-                text = text[len(lead) + 1:]
-                break
-        out.append((text, passage))
-    return out
-
-
-def _titled(part: str, sentence: str, passage: Passage, line: str) -> str:
-    """"Which firmware version fixed ...?" answered by a line of release notes ("Fixed: BUG-851, ..."): the
-    thing asked for is named by the document's title ("Sensor firmware 4.2.0 - release notes"), so it leads."""
-    focus = focus_stems(part)
-    title = base_title(passage.title)
-    if not focus or focus & stems(sentence) or not focus & stems(title) or not re.search(r"\d", title):
-        return line
-    return f"{title}: {line}"
-
-
-def _decision(label: str, evidence: list[Evidence]) -> str:
-    """The decision first, then the evidence for it, each sentence cited."""
-    lines = [f"{label}."]
-    for e in evidence:
-        cited = _cited(e.sentence, e.passage.ref)
-        if cited not in lines:
-            lines.append(cited)
+        lines.append(calculation_sentence(*calculation))
     return " ".join(lines)
 
 
@@ -365,7 +331,8 @@ def _holds(text: str, kind: str, question: str) -> bool:
 
 
 def _continue(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str]) -> None:
-    """The sentence right after the chosen one, when it goes on about the same figure (a cap after a rate)."""
+    """The sentence right after the chosen one, when it goes on about the same figure (a cap after a rate); never
+    the next row of a table."""
     if not chosen or len(chosen) >= MAX_SENTENCES:
         return
     text, passage = chosen[-1]
@@ -379,31 +346,8 @@ def _continue(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: 
     nxt = sents[i + 1]
     if nxt in used or not any(c.isdigit() for c in nxt) or not (stems(nxt) & stems(last)):
         return
+    if len(row_record(last)) > 1 and len(row_record(nxt)) > 1:
+        return  # the next row of a table is another record, not more about this one
     if any(c.text == nxt or c.text.endswith(nxt) for c in ranked):
         chosen.append((nxt, passage))
         used.add(nxt)
-
-
-def _cited(sentence: str, ref: str) -> str:
-    s = sentence.rstrip().rstrip(";:,").rstrip()
-    end = s[-1] if s[-1] in ".!?" else "."
-    body = s[:-1] if s[-1] in ".!?" else s
-    return f"{body} [{ref}]{end}"
-
-
-def _calculation_sentence(calc: Calculation, output: str) -> str:
-    """The result, how it was computed, and the sources of its inputs."""
-    numbers = printed_numbers(output)
-    refs = list(dict.fromkeys(q.passage.ref for q in calc.inputs if q.passage is not None))
-    marks = "".join(f"[{r}]" for r in refs)
-    amount = format_amount(numbers[0], calc.currency)
-    base = format_amount(calc.base.value, calc.currency)
-    text = f"Calculated with run_python: {base} × {calc.rate.text}"
-    if calc.count is not None:
-        text += f" × {calc.count.text}"
-    text += f" = {amount}"
-    if calc.cap is not None and len(numbers) > 1:
-        cap = format_amount(numbers[1], calc.currency)
-        text += (f", which is the cap of {calc.cap.text} ({cap})" if numbers[0] >= numbers[1]
-                 else f", below the cap of {calc.cap.text} ({cap})")
-    return f"{text} {marks}."

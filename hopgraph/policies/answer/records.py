@@ -28,7 +28,7 @@ from hopgraph.policies.answer.tables import (
     row_record,
     table_records,
 )
-from hopgraph.policies.answer.types import PLACE_WORDS, THING, YESNO, asked_kind, holds_kind
+from hopgraph.policies.answer.types import PHONE_ASKED, PLACE_WORDS, THING, YESNO, asked_kind, holds_kind
 from hopgraph.policies.text import fold
 
 
@@ -64,6 +64,8 @@ def asked_field(question: str, cells: dict[str, str], name_column: str, by_meani
     kind = asked_kind(question)
     fields = [c for c in cells if c != name_column and cells[c].strip()
               and (kind in (THING, YESNO) or holds_kind(f"{c}: {cells[c]}", kind, question))]
+    if len(fields) == 1 and PHONE_ASKED.search(question):
+        return fields[0]  # "what number do I ring?": the one field that holds a telephone number
     asking = asking_words(question)
     if not fields or not asking:
         return None

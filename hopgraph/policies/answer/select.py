@@ -48,6 +48,7 @@ UNLINKED = 1.5
 MEANING_CANDIDATES = 48
 # How much the question's words in the rest of a sentence's paragraph count, beside its own.
 PARAGRAPH = 0.3
+QUALIFIED = 0.5
 
 
 def _opens_paragraph(text: str, phrase: str) -> bool:
@@ -247,7 +248,33 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
             scored.append(Candidate(score, order, text, p, holds))
             order += 1
     scored.sort(key=lambda c: (-c.score, c.order))
-    return _by_meaning(scored, question)
+    return _by_meaning(_unqualified_first(scored, question), question)
+
+
+def _unqualified_first(scored: list[Candidate], question: str) -> list[Candidate]:
+    """Of two table rows whose cells in one column differ by words the question does not say ("Deputy Head Nurse"
+    against "Head Nurse" for "who's the head nurse there?"), the one with the added words loses: the question names
+    the plain cell whole, so it asked for that one ("second in charge of the nursing team" names neither)."""
+    asked = stems(question)
+    head = scored[:MEANING_CANDIDATES]
+    cells = [{column: stems(value) for column, value in row_record(c.text).items()
+              if not any(ch.isdigit() for ch in value)}
+             if is_tabular(c.passage.kind, c.passage.source, c.passage.title) else {} for c in head]
+    qualified = set()
+    for i, mine in enumerate(cells):
+        for column, words in mine.items():
+            if not words & asked:
+                continue
+            for j, theirs in enumerate(cells):
+                plain = theirs.get(column)
+                if j != i and plain and plain <= asked and plain < words and not (words - plain) & asked:
+                    qualified.add(i)
+    if not qualified:
+        return scored
+    rescored = [replace(c, score=c.score - QUALIFIED) if i in qualified else c for i, c in enumerate(head)]
+    rescored += scored[MEANING_CANDIDATES:]
+    rescored.sort(key=lambda c: (-c.score, c.order))
+    return rescored
 
 
 def _by_meaning(scored: list[Candidate], question: str) -> list[Candidate]:
@@ -267,6 +294,37 @@ def _by_meaning(scored: list[Candidate], question: str) -> list[Candidate]:
     rescored += scored[MEANING_CANDIDATES:]
     rescored.sort(key=lambda c: (-c.score, c.order))
     return rescored
+
+
+def plain_row_query(ranked: list[Candidate], question: str, passages: list[Passage]) -> str | None:
+    """A search for the plain row of the best one, when that is a table row whose cell adds a word or two to what
+    the question says ("Deputy Head Nurse" for "who's the head nurse there?") and the table, not read whole, may
+    hold the row without them in a chunk not yet read: the table's title, the plain cell and the row's other cells
+    the question names ("staff Head Nurse Orchard Vale Clinic"). None otherwise."""
+    if not ranked:
+        return None
+    top = ranked[0].passage
+    tabular = [c for c in ranked if is_tabular(c.passage.kind, c.passage.source, c.passage.title)]
+    if not tabular or tabular[0] is not ranked[0]:
+        return None
+    read = {p.chunk_index for p in passages if p.source == top.source}
+    if not top.chunk_count or len(read) >= top.chunk_count:
+        return None
+    asked, folded = stems(question), fold(question)
+    record = row_record(ranked[0].text)
+    for column, value in record.items():
+        words = _WORD.findall(value)
+        said = [i for i, w in enumerate(words) if stems(w) & asked]
+        extra = [w for w in words if stems(w) and not stems(w) & asked]
+        if (not said or not extra or len(words) > 4 or len(extra) > 2 or any(ch.isdigit() for ch in value)
+                or said != list(range(said[0], said[-1] + 1))):
+            continue
+        plain = " ".join(words[i] for i in said)
+        if any(fold(row_record(c.text).get(column, "")) == fold(plain) for c in tabular):
+            return None  # the plain row is read already
+        others = [v for c, v in record.items() if c != column and len(v) > 2 and named_at(fold(v), folded) is not None]
+        return " ".join([base_title(top.title), plain, *others])
+    return None
 
 
 def named_row(ranked: list[Candidate], text: str, question: str = "") -> Candidate | None:

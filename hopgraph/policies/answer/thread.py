@@ -24,7 +24,8 @@ def _named_in_question(question: str) -> str:
     for m in CODE.finditer(question):
         return m.group()
     for span, pos in entity_spans(question):
-        if pos > 0 and fold(span) not in GENERIC_NAMES:
+        # "what number do I ring": "I" is the asker, never a name.
+        if pos > 0 and fold(span) not in GENERIC_NAMES and fold(span.strip(" ?.,")) != "i":
             return span.strip(" ?.,")
     return ""
 

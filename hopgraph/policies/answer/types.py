@@ -140,6 +140,13 @@ def states_money(sentence: str) -> bool:
     return bool(_MONEY.search(sentence))
 
 
+# "What number do I ring ...?", "which number should I call": a telephone number, which records call "Phone".
+PHONE_ASKED = re.compile(r"\bnumbers?\b.*\b(?:ring|call|phone|dial|text)\b|"
+                         r"\b(?:ring|call|phone|dial)\b.*\bnumbers?\b", re.IGNORECASE)
+# Seven digits or more, in groups or not: "01632 810 202", "+44 20 7946 0958", "555-0142" (not a date).
+_PHONE_NUMBER = re.compile(r"(?<![\w.,])(?!\d{4}-\d\d-\d\d\b)\+?\d[\d ()-]{5,}\d(?![\w.,])")
+
+
 def holds_kind(sentence: str, kind: str, question: str) -> bool:
     """The sentence carries an answer of ``kind`` that the question does not already give."""
     if kind == YESNO:
@@ -164,6 +171,8 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         # "How often": a frequency; "how long": a length of time or of something.
         if re.search(r"\bhow often\b", q):
             return bool(_FREQUENCY.search(sentence))
+        if PHONE_ASKED.search(q):
+            return bool(_PHONE_NUMBER.search(sentence))  # a telephone number, not "Visit 1"
         if re.search(r"\bhow long\b", q):
             # "How long should he be kept on the board?": "until the paramedics take over" says how long too.
             return ((bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question))
