@@ -190,7 +190,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 used.add(step[0])
                 continue
             looked_up = lookup_row(f"{part} {bridge}", state.passages) or record_answer(part, bridge, state.passages,
-                                                                                        skip=used)
+                                                                                        skip=used, about=question)
             if looked_up is not None and looked_up[1] not in used:
                 # "..., and how many loans did it issue in Q1?": the table row the bridge and the part name.
                 chosen.append((looked_up[1], looked_up[2]))

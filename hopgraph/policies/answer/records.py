@@ -32,9 +32,11 @@ from hopgraph.policies.answer.types import PHONE_ASKED, PLACE_WORDS, THING, YESN
 from hopgraph.policies.text import fold
 
 
-def records_of(name: str, passages: list[Passage]) -> list[tuple[Record, str]]:
+def records_of(name: str, passages: list[Passage], about: str = "") -> list[tuple[Record, str]]:
     """(record, the column holding the name) for each table in which exactly one row has the name as a cell; for a
-    one-word name, else, in which exactly one row has a full name that starts with it ("Sunita Varma")."""
+    one-word name, else, in which exactly one row has a full name that starts with it ("Sunita Varma"). ``about``:
+    the question, which may pick one of several rows of the name by the thing it names ("that hoist" of the rows
+    whose site is Hollins Lane Pool: the one whose asset is "Pool hoist (fixed)")."""
     key = fold(name).strip()
     if not key:
         return []
@@ -54,7 +56,22 @@ def records_of(name: str, passages: list[Passage]) -> list[tuple[Record, str]]:
             if column is not None:
                 by_first.setdefault(table, []).append((record, column))
     found = [rows[0] for rows in by_table.values() if len(rows) == 1]
+    if about:
+        found += [row for rows in by_table.values() if len(rows) > 1 and (row := _named_thing(rows, name, about))]
     return found + [rows[0] for table, rows in by_first.items() if len(rows) == 1 and table not in by_table]
+
+
+def _named_thing(rows: list[tuple[Record, str]], name: str, about: str) -> tuple[Record, str] | None:
+    """Of several rows of a name, the one the question names by a word no other of them has ("that hoist": "Pool hoist
+    (fixed)"), when only one is."""
+    # The words that name columns ("last service") ask for a field; they pick no row.
+    headers = {t for record, _ in rows for c in record[0] for t in stems(header_words(c))}
+    said = stems(about) - stems(name) - headers
+    words = [set().union(*(stems(v) for c, v in record[0].items() if c != column and not any(ch.isdigit() for ch in v)))
+             & said for record, column in rows]
+    own = [w - set().union(*(o for j, o in enumerate(words) if j != i)) for i, w in enumerate(words)]
+    named = [row for row, distinct in zip(rows, own, strict=True) if distinct]
+    return named[0] if len(named) == 1 else None
 
 
 def asked_field(question: str, cells: dict[str, str], name_column: str, by_meaning: bool = True) -> str | None:
@@ -82,23 +99,24 @@ def asked_field(question: str, cells: dict[str, str], name_column: str, by_meani
 
 
 def record_answer(question: str, name: str, passages: list[Passage], skip: Collection[str] = (),
-                  hops: int = 2) -> Record | None:
+                  hops: int = 2, about: str = "") -> Record | None:
     """The record of ``name`` that holds a field the question asks for; of several, the best-ranked one.
     Else, within ``hops``, the record of a name that record gives ("ML-2" -> its site "Coldharbour Depot" -> the
     depot's row in the site directory, for "in which town is it kept?"). ``skip``: rows not to take (those the
-    answer already quotes)."""
+    answer already quotes). ``about``: the whole question, to pick one of several rows of the name (see
+    :func:`records_of`)."""
     # A field the question names by a word, in this record or the next, before one only close in meaning ("in
     # which town is it kept?": the depot's Town, not the vehicle's site).
     for by_meaning in (False, True):
-        found = _record_answer(question, name, passages, skip, hops, by_meaning)
+        found = _record_answer(question, name, passages, skip, hops, by_meaning, about)
         if found is not None:
             return found
     return None
 
 
 def _record_answer(question: str, name: str, passages: list[Passage], skip: Collection[str], hops: int,
-                   by_meaning: bool) -> Record | None:
-    found = sorted(records_of(name, passages), key=lambda f: (f[0][2].round, f[0][2].rank))
+                   by_meaning: bool, about: str = "") -> Record | None:
+    found = sorted(records_of(name, passages, about), key=lambda f: (f[0][2].round, f[0][2].rank))
     for record, column in found:
         if record[1] not in skip and asked_field(question, record[0], column, by_meaning) is not None:
             return record
