@@ -27,7 +27,7 @@ from hopgraph.policies.answer.evidence import (
 )
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
 from hopgraph.policies.answer.row_filter import ISO_DATE, named_at, named_months
-from hopgraph.policies.answer.tables import row_record
+from hopgraph.policies.answer.tables import read_whole, row_record
 from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
 from hopgraph.policies.text import base_title, fold
 
@@ -307,8 +307,7 @@ def plain_row_query(ranked: list[Candidate], question: str, passages: list[Passa
     tabular = [c for c in ranked if is_tabular(c.passage.kind, c.passage.source, c.passage.title)]
     if not tabular or tabular[0] is not ranked[0]:
         return None
-    read = {p.chunk_index for p in passages if p.source == top.source}
-    if not top.chunk_count or len(read) >= top.chunk_count:
+    if not top.chunk_count or read_whole(top, passages):
         return None
     asked, folded = stems(question), fold(question)
     record = row_record(ranked[0].text)

@@ -11,19 +11,13 @@ from __future__ import annotations
 from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, asks_for_arithmetic, asks_for_extreme
 from hopgraph.policies.answer.evidence import AnswerState
 from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters
-from hopgraph.policies.answer.tables import Record, TableRows, header_words, table_records, table_rows
+from hopgraph.policies.answer.tables import Record, TableRows, header_words, read_whole, table_records, table_rows
 from hopgraph.policies.text import fold, terms
 
 # A search for more rows of the table is made only while this many passages or fewer were read this turn (a table
 # is read two chunks a search). Under a smaller chunk budget (the fast profile's 8) the search may come back with
 # the budget spent; the policy then searches no more and answers from the rows it has.
 MORE_ROWS_MAX_PASSAGES = 10
-
-
-def _read_whole(state: AnswerState, table: TableRows) -> bool:
-    """Every chunk of the table's document is read (as far as the passages say how many it has)."""
-    read = {p.chunk_index for p in state.passages if p.source == table.passage.source}
-    return bool(table.passage.chunk_count) and len(read) >= table.passage.chunk_count
 
 
 def _quarters_held(table: TableRows, records: list[Record]) -> set[str]:
@@ -50,7 +44,7 @@ def more_rows_query(state: AnswerState, question: str, search_rounds: int) -> st
         return None
     records = table_records(state.passages)
     table = table_rows(question, records, unnamed=True)
-    if table is None or _read_whole(state, table):
+    if table is None or read_whole(table.passage, state.passages):
         return None
     quarters = set(named_quarters(question))
     held = _quarters_held(table, records)
@@ -90,7 +84,7 @@ def missing_quarters(state: AnswerState, question: str) -> list[str]:
         return []
     held = _quarters_held(table, records)
     missing = sorted(q.upper() for q in quarters if held and q not in held)
-    if _read_whole(state, table):
+    if read_whole(table.passage, state.passages):
         return missing
     # Not read whole, but searched for by the quarter it lacks: a search for the table naming the quarter brought
     # rows of it and none of that quarter.

@@ -57,6 +57,12 @@ def table_records(passages: list[Passage]) -> list[Record]:
     return out
 
 
+def read_whole(passage: Passage, passages: list[Passage]) -> bool:
+    """Every chunk of the passage's document is read (as far as the passages say how many it has)."""
+    read = {p.chunk_index for p in passages if p.source == passage.source}
+    return bool(passage.chunk_count) and len(read) >= passage.chunk_count
+
+
 def header_words(column: str) -> str:
     """A column header as words: "amount_gbp" -> "amount gbp"."""
     return column.replace("_", " ")
