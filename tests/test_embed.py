@@ -177,6 +177,27 @@ def test_int8_query_model_cache_is_verified_and_rebuilt(tmp_path: Path, monkeypa
     assert np.array_equal(rebuilt.embed_documents([LONG]), expected)
 
 
+def test_int8_build_leaves_the_scratch_files_beside_the_fused_model_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two processes building the int8 model at once: onnxruntime's scratch copy of its input must not be
+    # the other process's file (it was overwritten and deleted under it, and the other build failed).
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    source = Path(MiniLMEmbedder().model_path)
+    first = quantize.int8_query_model(source, embed.MINILM_SHA256)
+    (fused,) = first.parent.glob("minilm-fused-*.onnx")
+    others = fused.with_name(f"{fused.stem}-inferred.onnx")
+    others.write_bytes(b"another build's scratch file")
+    first.unlink()
+    rebuilt = quantize.int8_query_model(source, embed.MINILM_SHA256)
+    record = json.loads(first.with_suffix(".json").read_text())
+    assert rebuilt == first and quantize.file_sha256(rebuilt) == record["sha256"]
+    assert others.read_bytes() == b"another build's scratch file"
+    assert sorted(p.name for p in first.parent.iterdir()) == sorted(
+        [fused.name, fused.with_suffix(".json").name, first.name, first.with_suffix(".json").name, others.name]
+    )
+
+
 def test_int8_query_model_without_writable_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

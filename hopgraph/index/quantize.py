@@ -23,6 +23,7 @@ import json
 import logging
 import os
 import platform
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable
@@ -110,6 +111,13 @@ def _build_int8(fused: Path, target: Path, reduce_range: bool) -> None:
     except ImportError as exc:
         raise QuantizeError(f"building the int8 query model needs the package onnx: {exc}") from exc
     with tempfile.TemporaryDirectory(prefix="hopgraph-quant-", dir=target.parent) as tmp:
+        # onnxruntime writes a shape-inferred scratch copy beside its input and deletes it after: quantize
+        # a private link to the fused graph, so two processes building at once never share that file.
+        private = Path(tmp) / "fused.onnx"
+        try:
+            os.link(fused, private)
+        except OSError:
+            shutil.copyfile(fused, private)  # another file system, or no hard links there
         staged = Path(tmp) / "query.onnx"
         # Signed weights with a scale per output channel; the attention products of two activations
         # stay in float inside the quantized Attention operator. The embedding lookup stays float.
@@ -119,7 +127,7 @@ def _build_int8(fused: Path, target: Path, reduce_range: bool) -> None:
         logging.getLogger().addFilter(advice)
         try:
             quantize_dynamic(
-                fused,
+                private,
                 staged,
                 weight_type=QuantType.QInt8,
                 per_channel=True,
