@@ -194,6 +194,23 @@ def test_answer_kinds_of_questions() -> None:
     assert not holds_kind("It was fixed in 2026.", DATE, "What was fixed in 2026?")  # the question's own date
 
 
+def test_answer_kinds_asked_in_everyday_words() -> None:
+    assert asked_kind("What's the hourly rate if we get a nurse in from the agency?") == AMOUNT
+    assert asked_kind("What is the daily fee for hiring the minibus?") == AMOUNT
+    assert asked_kind("How quickly does it have to be reported?") == AMOUNT
+    assert asked_kind("How soon must the owner be phoned?") == AMOUNT
+    assert asked_kind("Which lawyer wrote the renewal reminder?") == PERSON
+    how_quickly = "How quickly does it have to be reported?"
+    assert holds_kind("The manager reports it within 24 hours.", AMOUNT, how_quickly)
+    assert not holds_kind("The manager reports it to the Clinical Lead.", AMOUNT, how_quickly)
+    # A year in a column's name dates nothing; a code's digits are no amount.
+    when = "When does the freight deal end?"
+    assert not holds_kind("Cost centre: Freight; Budget 2026 EUR: 180,000; Owner: Dana Osei", DATE, when)
+    assert holds_kind("Contract: Freight; Ends: 4 June 2027", DATE, when)
+    assert not holds_kind("INC-2026-029: Shipping labels printed with the wrong address", AMOUNT,
+                          "How many parcels went out with the wrong address?")
+
+
 def test_cause_question_answers_with_the_cause_not_the_title(backend: MemoryBackend) -> None:
     conv, cited = _policy_answer(backend, "What caused the cold store alarm at Quayside Works?", ["default"])
     assert "door seal" in conv.answer and "forklift" in conv.answer

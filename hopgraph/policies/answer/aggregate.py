@@ -64,7 +64,8 @@ _MOVE = (r"(?:grow|grew|grown|growth|rise|rose|risen|increase[sd]?|fall|fell|fal
 _CHANGE = re.compile(rf"\b{_PERCENT}.*\b{_MOVE}\b|\b{_MOVE}\b.*\b{_PERCENT}", re.IGNORECASE)
 _IN_TEXT = re.compile(r"(?<![\w.,-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|"
                       rf"{'|'.join(NUMBER_WORDS)})(?![\w-])", re.IGNORECASE)
-ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\b(?:by )?what (?:percentage|per ?cent)\b|"
+ASKS_QUANTITY = re.compile(r"\bhow (?:much|many)\b|\bhow far (?:over|under|above|below)\b|"
+                           r"\b(?:by )?what (?:percentage|per ?cent)\b|"
                            r"\b(?:what|which)(?: (?:is|was|were|are)|['’]s) the (?:total|sum|"
                             r"combined|difference)\b|\bwhat (?:total|sum)\b|\bin total\b|\badd(?:ing)? up\b|"
                             # "What did we spend on ...?", "what did the cover come to?": an amount of money.

@@ -44,7 +44,14 @@ from hopgraph.policies.answer.bridge import (
     follow_up_query,
 )
 from hopgraph.policies.answer.choice import is_choice, is_yes_no
-from hopgraph.policies.answer.compose import NOT_FOUND, bridge_round, compose_answer, describe, not_found
+from hopgraph.policies.answer.compose import (
+    NOT_FOUND,
+    bridge_round,
+    compose_answer,
+    describe,
+    not_found,
+    not_settled,
+)
 from hopgraph.policies.answer.compute import (
     Calculation,
     asks_for_amount,
@@ -72,7 +79,8 @@ from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import CITED, cited_code, cited_documents, named_procedure
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
 from hopgraph.policies.answer.thread import thread_subject
-from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind
+from hopgraph.policies.answer.types import PERSON, THING, YESNO, asked_kind, holds_kind
+from hopgraph.policies.answer.unsettled import unsettled
 from hopgraph.policies.base import ScriptedPolicy, _call_id
 from hopgraph.policies.text import fold, terms
 from hopgraph.tools.rewrite_query import contextual_question, is_follow_up
@@ -248,7 +256,9 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             # "Who supervises the lifeguards at Quarry Lane?": a policy names the job, the staff list the person.
             holder = role_holder(question, state.passages)
             if holder is not None:
-                return [], role_answer(holder)
+                undecided = unsettled(question, PERSON, [(holder.sentence, holder.said_in)])
+                # "Who's been appointed to take over from Gwen?": the job's holder is Gwen, the successor undecided.
+                return [], role_answer(holder) if undecided is None else not_settled(self._searched(state), *undecided)
             query = role_query(question, state.passages) if search_rounds < self.max_search_rounds else None
             if query and fold(query) not in searched:
                 return [(SEARCH, {"query": query})], ""
@@ -273,9 +283,13 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             return [(SEARCH, {"query": f"{describe(parts[0])} {said}".strip()})], ""
         cited_docs = cited_documents(question, state.passages) if state.passages else set()
         cited = cited_code(question, state.passages) if state.passages and search_rounds == 1 else None
-        if cited and not cited_docs:
-            # "Under the procedure named in the report, ...": the report gives its code; fetch that procedure.
-            query = follow_up_query(cited, question)
+        if cited:
+            # "Under the procedure named in the report, ...": the report gives its code; fetch that procedure, or the
+            # parts of it that speak of what is asked when the first search found only another part.
+            # What is asked, without the story: "who had to do the recount" of "When the ketamine count came up
+            # short ..., who did the procedure we followed say had to do the recount".
+            asked = " ".join(CITED.sub(" ", part.split(", ")[0]) if CITED.search(part) else part for part in parts)
+            query = follow_up_query(cited, asked)
             if fold(query) not in searched:
                 return [(SEARCH, {"query": query})], ""
         if cited_docs and len(parts) > 1 and CITED.search(parts[0]):

@@ -45,10 +45,12 @@ from hopgraph.policies.answer.reached import (
     named_link_first,
 )
 from hopgraph.policies.answer.records import opens_with, record_answer, status_row, subject_chain
+from hopgraph.policies.answer.reorder import from_cited, held_anew, is_row, not_given_yet
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
-from hopgraph.policies.answer.types import THING, YESNO, asked_kind, holds_kind, restates
+from hopgraph.policies.answer.types import THING, YESNO, asked_kind, asks_money, holds_kind, restates
+from hopgraph.policies.answer.unsettled import closest_unsettled, unsettled
 from hopgraph.policies.answer.wording import calculation_sentence, cited, decision, titled, unrepeated, with_antecedent
 from hopgraph.policies.text import fold, terms
 
@@ -71,6 +73,12 @@ def not_found(containers: Sequence[str] = ()) -> str:
     return f"{NOT_FOUND[:-1]} ({label}: {', '.join(names)})."
 
 
+def not_settled(containers: Sequence[str], sentence: str, passage: Passage) -> str:
+    """"Not found", and the passage saying the asked thing is undecided ("No appointment has been made yet"), labelled
+    as the closest."""
+    return f"{not_found(containers)} The closest passage says it is not settled yet: {cited(sentence, passage.ref)}"
+
+
 def describe(part: str) -> str:
     """A search for what a part of the question describes, without what kind of thing it is or which of
     its attributes is asked for: "the value of the purchase order that arrived three weeks late" ->
@@ -90,12 +98,9 @@ def bridge_round(state: AnswerState, parts: list[str]) -> int:
 
 
 
+_ELSE = re.compile(r"\b(?:who|what|which|anyone|anybody|someone|somebody)\s+else\b|\bother (?:members?|people|staff)\b",
+                   re.IGNORECASE)
 _WHICH_KIND = re.compile(r"^\s*(?:which|what)\s+(?:of\s+(?:our|the|your|their)\s+)?([a-z]+)", re.IGNORECASE)
-
-
-def _is_row(candidate: Candidate) -> bool:
-    """A table row, spelled "Column: value; ..." (of a CSV, a sheet or a table in a page)."""
-    return len(row_record(candidate.text)) > 1
 
 
 def _asks_for_kind_of(part: str, name: str) -> bool:
@@ -196,14 +201,19 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 chosen.append((looked_up[1], looked_up[2]))
                 used.add(looked_up[1])
                 continue
-            ranked = best_sentences(state.passages, stems(part), part, kind, only_round=last_round,
-                                    about=stems(bridge))
-            ranked = _from_cited(ranked, cited_docs, kind)
+            # "... and who else is on it?" says nothing of its own but "else": it is asked of the bridge.
+            want = stems(part) | stems(bridge) if _ELSE.search(part) else stems(part)
+            # Asked of the bridge, so naming the bridge answers nothing ("The Field Operations team installs ..." for
+            # "who else is on it?"); nor, for "who else", naming whom the answer already gave.
+            given = " ".join(text for text, _ in chosen) if _ELSE.search(part) else ""
+            ranked = held_anew(best_sentences(state.passages, want, part, kind, only_round=last_round,
+                                               about=stems(bridge)), kind, f"{part} ({bridge}) {given}")
+            ranked = from_cited(ranked, cited_docs, kind)
             # A later part is asked of the place a status row names: of the table rows, the place's own before
             # another's (the depot list's Kestrel row for "what number do I ring there", not the Heron row above it).
-            own_rows = [c for c in ranked[:8] if c.holds and _is_row(c) and fold(bridge) in fold(c.text)
+            own_rows = [c for c in ranked[:8] if c.holds and is_row(c) and fold(bridge) in fold(c.text)
                         ] if status is not None and status[1] == bridge else []
-            if own_rows and _is_row(ranked[0]) and ranked[0] not in own_rows:
+            if own_rows and is_row(ranked[0]) and ranked[0] not in own_rows:
                 ranked = own_rows + [c for c in ranked if c not in own_rows]
             take(ranked, 1, 0.3, covered=True)
             _continue(ranked, chosen, used)
@@ -246,9 +256,11 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 want = stems(part.split(", ")[0]) or want
             ranked = best_sentences(state.passages, want | (bridge_stems or set()), part, kind,
                                     bridge=bridge_stems, about=about, loose=bool(subject), links=links)
+            if kind == THING and state.history:
+                ranked = not_given_yet(ranked, state.history[-1][1], part)
             if part != parts[0] or len(parts) == 1 or CITED.search(part):
                 # The first of several parts describes the report, unless it asks under the procedure itself.
-                ranked = _from_cited(ranked, cited_docs, kind)
+                ranked = from_cited(ranked, cited_docs, kind, asked_of=bool(CITED.search(part)))
             # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
             asking = want - {t for a in anchors for t in stems(a)} - _HOW_ASKED
             row = named_row(ranked, subject or part, part)
@@ -279,6 +291,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # A row about another thing than the one the question names ("the autoclave at Stonegate" answered
             # with Kestrel Road's autoclave): no answer.
             return not_found(containers)
+        if (len(parts) == 1 and not subject and not found and chosen and calculation is None and asks_money(question)
+                and not all(named_in(a, [chosen[0][1].title, paragraph_of(chosen[0][1], chosen[0][0])])
+                            for a in anchors)):
+            # A price for another thing than the one asked ("a pallet from Hull to Leeds" answered with the Hull to
+            # Rotterdam rate): no answer.
+            return not_found(containers)
         everything: list[Candidate] = []  # every sentence, best first for the question (not for a follow-up)
         if subject:
             ranked = best_sentences(state.passages, (stems(question) - stems(subject)) or stems(question), question,
@@ -298,6 +316,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             docs = {p.title for _, p in chosen}
             # Another document only as the other half of a bridge (its title is the bridge).
             second = [r for r in ranked if r.holds and not restates(r.text, question)
+                      and not any(fold(r.text) in fold(text) for text, _ in chosen)  # already quoted with another
                       and not (settled and r.passage.title in docs)
                       and (r.passage.title in docs or links.get(r.passage.title, 0.0) >= 1.5)]
             take(second, 1, floor=max(1.0, (SECOND_OTHER if settled else SECOND_SAME) * ranked[0].score))
@@ -309,7 +328,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         if len(parts) == 1 and not subject and not found and links and not bridge:
             named_link_first(chosen, state.passages, links, used)
     if not chosen:
-        return not_found(containers)
+        undecided = closest_unsettled(question, kinds[0], [(c.text, c.passage) for c in best_sentences(
+            state.passages, stems(question), question, THING)]) if len(parts) == 1 else None
+        return not_found(containers) if undecided is None else not_settled(containers, *undecided)
+    undecided = unsettled(question, kinds[0], chosen) if len(parts) == 1 and calculation is None else None
+    if undecided is not None:
+        return not_settled(containers, *undecided)
     chosen = unrepeated(with_antecedent(prune(question, kinds, chosen, state.passages, bridge or "")))
     lines = [cited(s, p.ref) for s, p in chosen]
     if len(parts) == 1 and kinds[0] == THING and lines:
@@ -317,13 +341,6 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     if calculation is not None:
         lines.append(calculation_sentence(*calculation))
     return " ".join(lines)
-
-
-def _from_cited(ranked: list[Candidate], cited: set[str], kind: str) -> list[Candidate]:
-    """The candidates from the documents the question asks to be answered from ("what does the procedure the report
-    cites say ..."), when one of them answers; else all."""
-    own = [c for c in ranked if c.passage.title in cited]
-    return own if any(c.holds or kind in (THING, YESNO) for c in own) else ranked
 
 
 def _holds(text: str, kind: str, question: str) -> bool:

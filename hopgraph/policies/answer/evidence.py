@@ -123,7 +123,8 @@ def stems(text: str) -> set[str]:
 @functools.lru_cache(maxsize=1 << 14)
 def _stems(text: str) -> frozenset[str]:
     # Cached: every part of the question scores the same sentences again.
-    return frozenset(stem(t) for t in terms(text) if t not in _VAGUE)
+    # "doesn't", "won't": a negated auxiliary says nothing a sentence could share.
+    return frozenset(stem(t) for t in terms(text) if t not in _VAGUE and not t.endswith(("n't", "n’t")))
 
 
 _RELATIVE = re.compile(r"^(?:who|whom|whose|who's|which)\b", re.IGNORECASE)

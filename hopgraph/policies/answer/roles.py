@@ -23,7 +23,7 @@ from hopgraph.policies.answer.types import PERSON, PLACE_WORDS, THING, asked_kin
 from hopgraph.policies.text import fold
 
 # A run of capitalized words, bold or not ("**Senior Pool Attendant**", "the Duty Manager").
-_TITLE = re.compile(r"\b(?:[A-Z][\w'-]*\s+){0,3}[A-Z][\w'-]*\b")
+_TITLE = re.compile(r"\b(?:[A-Z][\w'-]*\s+(?:(?:and|of|&)\s+)?){0,3}[A-Z][\w'-]*\b")  # "Pharmacy and Stock Coordinator"
 _LEADING = re.compile(r"^(?:The|A|An|Our|Each|Every|Any)\s+")
 # A question word opening a later sentence of the question ("... with the sauna. Who handles that?") is no place.
 _QUESTION_WORDS = frozenset({"who", "whom", "whose", "what", "which", "where", "when", "why", "how"})
@@ -50,9 +50,29 @@ def role_named(question: str, passages: list[Passage]) -> tuple[str, str, Passag
     # Ranked by the question's words alone: a sentence that names only a job holds no person, and ranked as a
     # person's answer it would come after any sentence naming someone.
     ranked = best_sentences(passages, stems(question), question, THING)
+    # (A follow-up made whole by its subject reads "Regarding <subject>: ...".)
+    plain = re.sub(r"^Regarding\s+", "", question)
+    asked = [t for m in _TITLE.finditer(plain) if (m.start() > 0 or plain != question)
+             and is_job_title(t := _LEADING.sub("", m.group(0)))]
+    for candidate in ranked[:_LOOKED_AT] if asked else []:
+        # The question names the job ("Regarding Safety Officer: who is the person that gets phoned?"): its holder,
+        # with a sentence that speaks of the job.
+        held = [t for t in asked if fold(t) in fold(candidate.text)]
+        if held and len(row_record(candidate.text)) < 2:
+            return held[0], candidate.text, candidate.passage
     for candidate in ranked[:_LOOKED_AT]:
-        if len(row_record(candidate.text)) >= 2:
-            continue  # a row of a table (the staff list itself) gives a job to a person it names, not a duty
+        record = row_record(candidate.text)
+        if len(record) >= 2:
+            if any(name_like(span) and not is_job_title(span) for span, _ in entities(candidate.text, question)):
+                continue  # a row of a table (the staff list itself) gives a job to a person it names, not a duty
+            # A row of who does what ("Matter: Medicines and stock orders; Millbeck: Pharmacy and Stock
+            # Coordinator; ..."): the job in the column of the place asked about, else in any column.
+            cells = [v for c, v in record.items() if fold(c) in fold(question)] or list(record.values())
+            for cell in cells:
+                title = _LEADING.sub("", cell.replace("*", "").strip())
+                if is_job_title(title) and fold(title) not in fold(question):
+                    return title, candidate.text, candidate.passage
+            continue
         text = candidate.text.replace("*", "")
         for m in _TITLE.finditer(text):
             title = _LEADING.sub("", m.group(0))
@@ -72,8 +92,10 @@ def role_holder(question: str, passages: list[Passage]) -> RoleHolder | None:
         return None
     role, sentence, said_in = named
     places = [fold(place) for place in _places(question, role, passages)]
+    # Rows naming someone: a row of who does what ("Millbeck: Pharmacy and Stock Coordinator") holds the job too.
     rows = [(row, p) for record, row, p in table_records(passages)
-            if any(fold(cell) == fold(role) for cell in record.values())]
+            if any(fold(cell) == fold(role) for cell in record.values())
+            and any(name_like(span) and not is_job_title(span) for span, _ in entities(row, question))]
     if places:
         rows = [(row, p) for row, p in rows
                 if all(named_at(place, fold(row)) is not None for place in places)]
@@ -130,7 +152,7 @@ def described_place(question: str, role: str, passages: list[Passage]) -> str | 
 def _places(question: str, role: str, passages: list[Passage]) -> list[str]:
     """The places the question names, or else the one it describes (see :func:`described_place`), as written."""
     named = [m.group(0) for m in _TITLE.finditer(question) if m.start() > 0 and not is_job_title(m.group(0))
-             and fold(m.group(0)) not in _QUESTION_WORDS]
+             and fold(m.group(0)) not in _QUESTION_WORDS and m.group(0) != "I"]
     if named:
         return named
     described = described_place(question, role, passages)

@@ -133,6 +133,12 @@ def _mention(cell: str, question: str, quarters: dict[str, int], column_words: l
         return None
     if len(words) > _NAME_WORDS:
         return None
+    head = fold(words[-1]) if words else ""
+    if len(words) > 1 and head.isalpha() and sum(head in w for w in column_words) == 1:
+        # "the hospital" of "Kestleford Animal Hospital", when no other cell of the column is a hospital.
+        by_kind = re.search(rf"\bthe\s+{re.escape(head)}\b", fold(question))
+        if by_kind:
+            return by_kind.start()
     for word in words:
         key = fold(word)
         name_like = word[:1].isupper() or any(c.isdigit() for c in word)

@@ -127,6 +127,13 @@ def prose_paragraphs(text: str) -> list[list[str]]:
         # A list item with a figure ("- Kingsmere Tiling Ltd: £46,500") is a fact, however short, not a heading.
         listed_figure = (marker is not None and not _HEADING_MARK.match(marker.group())
                          and any(c.isdigit() for c in line))
+        headed = marker is not None and _HEADING_MARK.match(marker.group()) is not None
+        if _is_heading(line) and not headed and _LABELLED_CODE.match(line):
+            # "Procedure followed: HB-P02 (Spill of cleaning chemicals)" on a line of its own: a reference to another
+            # document by its code, not a heading (other short labelled lines, "Odometer: 47532", stay left out).
+            flush()
+            paragraphs.append(line)
+            continue
         if (_is_heading(line) and not listed_figure
                 and (not current or current[-1].endswith((".", "!", "?", ":")))):
             flush()
@@ -148,6 +155,8 @@ _ABBREVIATION = re.compile(r"(?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Jr|Sr|Gen|Col|Lt|Sgt|
                            r"Aug|Sept|Oct|Nov|Dec)|(?<![\w.])[A-Z])\.$")
 
 
+# "Procedure followed: HB-P02 (...)": a label of a few words, a colon and a value that gives a code.
+_LABELLED_CODE = re.compile(r"^\*{0,2}[A-Z][\w '’/&()-]{0,30}?\*{0,2}:\*{0,2}\s+.*\b[A-Z]{2,}(?:-[A-Z0-9]+)+\b")
 _LABELLED_FIGURE = re.compile(r"^[A-Z][\w ]{1,30}:\s*[^\s:]*\d")
 
 

@@ -85,11 +85,16 @@ def named_procedure(question: str, subject: str, passages: list[Passage]) -> tup
 
 _DOCUMENT_WORDS = r"(?:procedure|policy|runbook|playbook|guidance|plan|checklist|instructions)"
 _RECORD_WORDS = r"(?:incident\s+)?(?:report|notes?|minutes|record|log)"
-# "the procedure the report cites", "the runbook named in the incident report".
+# "the procedure the report cites", "the runbook named in the incident report", "the procedure we followed".
 CITED = re.compile(rf"\b{_DOCUMENT_WORDS}\s+(?:that\s+|which\s+)?(?:the|this|that|its)\s+{_RECORD_WORDS}\s+"
                     r"(?:cites|names|mentions|refers to|gives|follows|followed|quotes)\b|"
                     rf"\b{_DOCUMENT_WORDS}\s+(?:named|cited|mentioned|given|referred to|followed|quoted)\s+"
-                    rf"(?:in|by)\s+(?:the|this|that)\s+{_RECORD_WORDS}\b", re.IGNORECASE)
+                    rf"(?:in|by)\s+(?:the|this|that)\s+{_RECORD_WORDS}\b|"
+                    # "the procedure we followed", "the procedure the team used", "the procedure that was used".
+                    rf"\b{_DOCUMENT_WORDS}\s+(?:(?:that|which)\s+)?(?:we|they|you|staff|the\s+(?:team|staff|crew))\s+"
+                    r"(?:followed|used|applied|invoked|went by)\b|"
+                    rf"\b{_DOCUMENT_WORDS}\s+(?:that|which)\s+(?:was|were)\s+(?:followed|used|applied|invoked)\b",
+                    re.IGNORECASE)
 
 
 def _spelled(text: str) -> str:

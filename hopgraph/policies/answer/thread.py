@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from langchain_core.messages import BaseMessage
 
-from hopgraph.policies.answer.evidence import CODE, earlier_turns, entities, name_like
+from hopgraph.policies.answer.evidence import CODE, earlier_turns, entities, name_like, stems
 from hopgraph.policies.text import GENERIC_NAMES, STOPWORDS, entity_spans, fold
 from hopgraph.state import question_position
 from hopgraph.tools.rewrite_query import is_follow_up
@@ -30,8 +30,10 @@ def _named_in_question(question: str) -> str:
     return ""
 
 
-def _named_in_answer(question: str, answer: str) -> str:
-    """The first name the answer gives that the question did not: what the question asked for."""
+def _named_in_answer(question: str, answer: str, follow_up: str = "") -> str:
+    """The first name the answer gives that the question did not: what the question asked for. Unless the
+    follow-up says what the name did in the answer: "the person it gets reported to" after "the Practice Manager
+    must report it to the Clinical Governance Lead" is the name the words just before it share with the follow-up."""
     found = []
     for span, pos in entities(answer, question):
         words = span.split()
@@ -39,6 +41,12 @@ def _named_in_answer(question: str, answer: str) -> str:
             words.pop(0)  # "If the Supplier": a sentence opening, not part of the name
         if words:
             found.append((" ".join(words), pos + len(span) - len(" ".join(words))))
+    asked = stems(follow_up)
+    if asked:
+        said = [(len(stems(answer[max(0, pos - _BEFORE):pos].split(".")[-1]) & asked), span) for span, pos in found]
+        best = max((n for n, _ in said), default=0)
+        if best:
+            return next(span for n, span in said if n == best)
     for span, _ in found:
         if name_like(span):
             return span
@@ -48,6 +56,8 @@ def _named_in_answer(question: str, answer: str) -> str:
     return ""
 
 
+# How far before a name of the answer its words count as saying what the name did ("must report it to").
+_BEFORE = 30
 # A follow-up that says "she" or "they" points at whom the last answer named, not at what its question did; one
 # that says "there" at the place it named ("Where is the X-ray unit?" ... "And who's the head nurse there?").
 _PERSONAL = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their|there)\b", re.IGNORECASE)
@@ -66,12 +76,13 @@ def _numbered_thing(kind: str, answer: str) -> str:
     return f"{m.group(1)} {m.group(2)}" if m else ""
 
 
-def turn_subject(question: str, answer: str, answered: bool = False) -> str:
-    """What one turn was about; '' when it names nothing. ``answered``: prefer what the answer named."""
+def turn_subject(question: str, answer: str, answered: bool = False, follow_up: str = "") -> str:
+    """What one turn was about; '' when it names nothing. ``answered``: prefer what the answer named (what the
+    ``follow_up`` asking about it points at)."""
     # Markdown emphasis is no text: "**Procedure followed:** FVG-P03" opens with "Procedure", not names it.
     answer = answer.replace("**", "").replace("__", "")
     if answered:
-        return _named_in_answer(question, answer) or _named_in_question(question)
+        return _named_in_answer(question, answer, follow_up) or _named_in_question(question)
     return _named_in_question(question) or _named_in_answer(question, answer)
 
 
@@ -82,7 +93,7 @@ def thread_subject(history: Sequence[tuple[str, str]], follow_up: str = "") -> s
         # "Which firmware version fixed ...?" then "When was it released?": "it" is the version the answer named.
         which = _ASKS_WHICH.match(question) if _IT.search(follow_up) else None
         numbered = _numbered_thing(which.group(1), answer) if which else ""
-        subject = numbered or turn_subject(question, answer, answered or bool(which))
+        subject = numbered or turn_subject(question, answer, answered or bool(which), follow_up)
         if subject:
             return subject
     return ""

@@ -52,8 +52,12 @@ _PERSON_NOUNS = ("person", "man", "woman", "actor", "actress", "author", "writer
                  # Staff named by their job ("which lifeguard ...", "which nurse ..."): a person too.
                  "lifeguard", "nurse", "vet", "doctor", "surgeon", "driver", "receptionist", "instructor",
                  "supervisor", "technician", "officer", "employee", "colleague", "attendant", "coordinator",
-                 "administrator", "assistant", "volunteer", "locum", "cleaner", "caretaker", "teacher")
-_AMOUNT_HEADS = ("how much", "how many", "how long", "how old", "how far", "how big", "how large", "how high",
+                 "administrator", "assistant", "volunteer", "locum", "cleaner", "caretaker", "teacher",
+                 "lawyer", "solicitor", "accountant", "auditor", "clerk", "secretary", "chair", "signatory",
+                 "inspector", "surveyor", "architect", "paramedic", "pharmacist", "midwife", "porter", "chef",
+                 "tutor", "lecturer", "librarian", "mechanic", "electrician", "plumber", "warden", "ranger")
+_AMOUNT_HEADS = ("how much", "how many", "how long", "how quickly", "how soon", "how old", "how far", "how big",
+                 "how large", "how high",
                  "how tall", "how often", "what percentage", "what amount", "what value", "what price",
                  "what number", "what is the value", "what was the value", "what is the total", "what total")
 
@@ -71,7 +75,8 @@ def asked_kind(part: str) -> str:
     if q.startswith("why") or re.search(r"\b(?:what|which)\s+(?:caused|causes|led to|was the cause|is the cause|"
                                         r"was the reason|is the reason)\b|\bcause of\b|\breason for\b", q):
         return CAUSE
-    if any(q.startswith(h) or f" {h} " in f" {q} " for h in _AMOUNT_HEADS) or _ASKS_MONEY.search(q):
+    if (any(q.startswith(h) or f" {h} " in f" {q} " for h in _AMOUNT_HEADS) or _ASKS_MONEY.search(q)
+            or _ASKS_RATE.search(q)):
         return AMOUNT  # "how much ...", and "what did we pay for ...", "what will it cost"
     if first == "when" or re.search(r"\b(?:what|which|in what)\s+(?:year|date|day|month|decade|century)\b|"
                                     r"\bby when\b|\bwhat time\b", q):
@@ -98,6 +103,9 @@ _CALENDAR_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b(?:,
 _ASKS_MONEY = re.compile(r"(?:\bhow much\b.*|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,8}?)"
                          r"\b(?:cost|costs|costed|pay|paid|pays|owe|owed|charge|charged|charges|"
                          r"spend|spent|price|fee|fees|earn|earned)\b")
+# "What's the hourly rate ...?", "what is the fee for ...": an amount.
+_ASKS_RATE = re.compile(r"\bwhat(?:'s|’s| is| was| are| were| would be| will be)? (?:the |our |their |its )?"
+                        r"(?:[\w-]+ )?(?:rate|price|fee|charge|wage|salary)s?\b")
 # Buying or putting something in, and keeping it going: a price paid for the one is not the other.
 _ACQUIRED = re.compile(r"\b(?:bought|buy|buying|purchased?|purchasing|acquired?|installed|installation|put in|fitted|"
                        r"new|supplied new|brand new)\b")
@@ -118,6 +126,7 @@ def _new_numbers(sentence: str, question: str, dates: bool = True) -> bool:
     q = fold(question)
     if not dates:
         sentence = _CALENDAR_DATE.sub(" ", sentence)
+    sentence = _CODE_TOKEN.sub(" ", sentence)  # "INC-2026-029", "PO-4494": names, not figures
     for m in re.finditer(rf"\d[\d,.]*|\b(?:{_NUMBER_WORDS})\b", sentence, re.IGNORECASE):
         if fold(m.group()).strip(".,") not in q:
             return True
@@ -128,11 +137,18 @@ _ASKS_DAY = re.compile(r"\b(?:what|which|the exact)\s+date\b")
 _DAY_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b|"
                        rf"\b(?:{_MONTHS})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
                        r"\b\d{4}-\d\d-\d\d\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b", re.IGNORECASE)
+_CODE_TOKEN = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z0-9]+)*-\d[\w.-]*")
 _IN_CODE = re.compile(r"-\d{4}-|[A-Z]+-\d{4}\b")
 _UNTIL = re.compile(r"\b(?:until|till)\b", re.IGNORECASE)
 _LOOKS_AHEAD = re.compile(r"\bwhen (?:will|shall|(?:is|are) (?:[\w'’-]+ ){1,8}?(?:due|expected|going|set|planned))\b")
 _SINCE = re.compile(rf"\bsince\s+(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?)?(?:(?:{_MONTHS}),?\s+)?$",
                     re.IGNORECASE)
+
+
+def asks_money(question: str) -> bool:
+    """The question asks for a sum of money: a cost, a price, a rate, a fee."""
+    q = fold(question)
+    return bool(_ASKS_MONEY.search(q) or _ASKS_RATE.search(q))
 
 
 def states_money(sentence: str) -> bool:
@@ -147,6 +163,14 @@ PHONE_ASKED = re.compile(r"\bnumbers?\b.*\b(?:ring|call|phone|dial|text)\b|"
 _PHONE_NUMBER = re.compile(r"(?<![\w.,])(?!\d{4}-\d\d-\d\d\b)\+?\d[\d ()-]{5,}\d(?![\w.,])")
 
 
+def _cell_values(sentence: str) -> str:
+    """A table row's cells without their column names; any other sentence as it is."""
+    cells = [c.partition(":") for c in sentence.split(";")]
+    if len(cells) < 2 or not all(sep and name.strip() for name, sep, _ in cells):
+        return sentence
+    return "; ".join(value.strip() for _, _, value in cells)
+
+
 def holds_kind(sentence: str, kind: str, question: str) -> bool:
     """The sentence carries an answer of ``kind`` that the question does not already give."""
     if kind == YESNO:
@@ -155,6 +179,7 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
         return bool(_CAUSE.search(sentence))
     if kind == DATE:
         q = fold(question)
+        sentence = _cell_values(sentence)  # "Budget 2026 EUR: 180,000": the year names a column, it dates nothing
         if re.search(r"\bwhat time\b", q):
             return bool(_CLOCK.search(sentence))  # a time of day, not any date
         if _ASKS_DAY.search(q):
@@ -173,7 +198,7 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
             return bool(_FREQUENCY.search(sentence))
         if PHONE_ASKED.search(q):
             return bool(_PHONE_NUMBER.search(sentence))  # a telephone number, not "Visit 1"
-        if re.search(r"\bhow long\b", q):
+        if re.search(r"\bhow (?:long|quickly|soon)\b", q):
             # "How long should he be kept on the board?": "until the paramedics take over" says how long too.
             return ((bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question))
                     or bool(_UNTIL.search(sentence)))
