@@ -47,5 +47,3 @@ def from_cited(ranked: list[Candidate], cited: set[str], kind: str, asked_of: bo
     the procedure we followed say had to do the recount": none rather than the report's author); else all."""
     own = [c for c in ranked if c.passage.title in cited]
     return own if (asked_of and cited) or any(c.holds or kind in (THING, YESNO) for c in own) else ranked
-
-

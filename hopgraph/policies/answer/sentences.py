@@ -155,8 +155,10 @@ _ABBREVIATION = re.compile(r"(?:\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Jr|Sr|Gen|Col|Lt|Sgt|
                            r"Aug|Sept|Oct|Nov|Dec)|(?<![\w.])[A-Z])\.$")
 
 
+# A document's code as records cite it: "HB-P02", "FVG-CP03", "INC-2026-019".
+DOCUMENT_CODE = r"\b[A-Z]{2,}(?:-[A-Z0-9]+)+\b"
 # "Procedure followed: HB-P02 (...)": a label of a few words, a colon and a value that gives a code.
-_LABELLED_CODE = re.compile(r"^\*{0,2}[A-Z][\w '’/&()-]{0,30}?\*{0,2}:\*{0,2}\s+.*\b[A-Z]{2,}(?:-[A-Z0-9]+)+\b")
+_LABELLED_CODE = re.compile(rf"^\*{{0,2}}[A-Z][\w '’/&()-]{{0,30}}?\*{{0,2}}:\*{{0,2}}\s+.*{DOCUMENT_CODE}")
 _LABELLED_FIGURE = re.compile(r"^[A-Z][\w ]{1,30}:\s*[^\s:]*\d")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.sentences import DOCUMENT_CODE
 from hopgraph.policies.text import fold, sentences
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "last": -1, "final": -1}
@@ -22,7 +23,7 @@ _ASKED_STEP = re.compile(rf"\b({'|'.join(_ORDINALS)})\s+(?:step|thing|action)\b|
                          re.IGNORECASE)
 _ITEM = re.compile(r"^\s*(\d{1,2})[.)]\s+(\S.*)$")
 # A document's code: "FVG-P03", "BW-07", "LIB-P02".
-_CODE = re.compile(r"\b[A-Z]{2,}(?:-[A-Z0-9]+)+\b")
+_CODE = re.compile(DOCUMENT_CODE)
 
 
 def asked_step(question: str) -> int | None:
