@@ -200,6 +200,9 @@ def test_answer_kinds_asked_in_everyday_words() -> None:
     assert asked_kind("How quickly does it have to be reported?") == AMOUNT
     assert asked_kind("How soon must the owner be phoned?") == AMOUNT
     assert asked_kind("Which lawyer wrote the renewal reminder?") == PERSON
+    assert asked_kind("At what temperature does frozen food have to be thrown away?") == AMOUNT
+    assert asked_kind("Where do the binned items get written down?") == THING  # a record, not a place
+    assert asked_kind("Where is the returns sorter kept?") == PLACE
     how_quickly = "How quickly does it have to be reported?"
     assert holds_kind("The manager reports it within 24 hours.", AMOUNT, how_quickly)
     assert not holds_kind("The manager reports it to the Clinical Lead.", AMOUNT, how_quickly)

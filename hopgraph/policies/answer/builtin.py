@@ -70,6 +70,7 @@ from hopgraph.policies.answer.evidence import (
     stems,
     tidy_question,
 )
+from hopgraph.policies.answer.priced import priced_quantity
 from hopgraph.policies.answer.rates import rate_query, rate_times_quantity
 from hopgraph.policies.answer.records import peer_records, status_query, status_row
 from hopgraph.policies.answer.roles import role_answer, role_holder, role_query
@@ -224,7 +225,8 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             # "the invoice we're refusing to pay": the table's rows of that status, when none was read.
             return [(SEARCH, {"query": wanted})], ""
         aggregate = (plan_aggregate(question, state.passages) or rate_times_quantity(question, state.passages)
-                     or share_of_amount(question, state.passages) if state.passages else None)
+                     or share_of_amount(question, state.passages) or priced_quantity(question, state.passages)
+                     if state.passages else None)
         if not state.computed and (aggregate is None or aggregate.op != "product"):
             # Arithmetic over table rows: first a search for more rows of the table (it spans several chunks).
             more = more_rows_query(state, question, search_rounds)
@@ -316,7 +318,9 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 if fold(query) not in searched:
                     return [(SEARCH, {"query": query})], ""
             elif (bridge and question == state.question and not is_choice(question) and not is_yes_no(question)
-                  and (status is not None or _worth_following(state, question, bridge))):
+                  and (status is not None or _worth_following(state, question, bridge))
+                  # Every number a calculation needs is found already: compute, a hop would only find nothing new.
+                  and not (self.run_python and self._calculation(state, question, parts, bridge) is not None)):
                 # One part: follow the bridge too, the answer may sit in the document it names. (A
                 # follow-up is about the thread's subject, and a choice names its candidates: no hop.)
                 # (For the row a status picked, what the last sentence asks of its place: "Priory Library manager

@@ -48,7 +48,7 @@ from hopgraph.policies.answer.records import opens_with, record_answer, status_r
 from hopgraph.policies.answer.reorder import from_cited, held_anew, is_row, not_given_yet
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
-from hopgraph.policies.answer.tables import row_record
+from hopgraph.policies.answer.tables import asking_words, row_record
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, asks_money, holds_kind, restates
 from hopgraph.policies.answer.unsettled import closest_unsettled, unsettled
 from hopgraph.policies.answer.wording import calculation_sentence, cited, decision, titled, unrepeated, with_antecedent
@@ -194,8 +194,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 chosen.append(step)
                 used.add(step[0])
                 continue
-            looked_up = lookup_row(f"{part} {bridge}", state.passages) or record_answer(part, bridge, state.passages,
-                                                                                        skip=used, about=question)
+            # A sentence reached that says every word the part asks with ("penalty") answers before a record's field
+            # that is only close in meaning (an invoice's Status).
+            asked = stems(asking_words(part))
+            worded = bool(asked) and any(asked <= stems(s) for p in reached for s in passage_sentences(p))
+            looked_up = lookup_row(f"{part} {bridge}", state.passages) or record_answer(
+                part, bridge, state.passages, skip=used, about=question, by_meaning=not worded)
             if looked_up is not None and looked_up[1] not in used:
                 # "..., and how many loans did it issue in Q1?": the table row the bridge and the part name.
                 chosen.append((looked_up[1], looked_up[2]))

@@ -25,12 +25,14 @@ _CAP = re.compile(r"\b(?:capped at|limited to|up to|at most|maximum of|not excee
                   r"(\d+(?:\.\d+)?)\s*(?:percent|per cent|%)", re.IGNORECASE)
 _COUNT = re.compile(rf"\b(\d+|{'|'.join(k for k in _NUMBER_WORDS if len(k) > 2)})\s+{_UNIT}\b", re.IGNORECASE)
 _AMOUNT = re.compile(r"(?<![\w.-])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w-])")
-_CURRENCY = re.compile(r"\b(EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|JPY)\b|([€$£])")
+_CURRENCY = re.compile(r"\b(EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|JPY)\b|([€$£])", re.IGNORECASE)
 _VALUE_LABEL = re.compile(r"\b(?:value|amount|price|cost|total|sum|fee|charge)\b", re.IGNORECASE)
 _NUMERIC_LABELS = ("quantity", "qty", "units", "count", "value", "amount", "price", "cost", "total", "sum", "fee",
                    "charge", "weight", "volume")
 # Questions that ask for a derived quantity.
 _ASKS_AMOUNT = re.compile(r"\bhow much\b|\bwhat (?:is|was|would be) the (?:amount|total|sum)\b|\bcalculate\b|"
+                          # "What delay penalty are we owed ...?", "the most they could owe us": a sum due.
+                          r"\b(?:are|is) (?:we|they|you) owed\b|\bowe us\b|"
                           r"\bwhat does (?:it|that) come to\b", re.IGNORECASE)
 
 
@@ -118,7 +120,7 @@ def _row_value(row: str, header: str) -> str | None:
     header's value column, counting only the numeric columns."""
     for field_text in row.split(";"):
         name, _, value = field_text.partition(":")
-        if value and _VALUE_LABEL.search(name):
+        if value and _VALUE_LABEL.search(name.replace("_", " ")):  # "value_gbp" is a value column
             m = _AMOUNT.search(value)
             if m:
                 return m.group(1)
@@ -157,8 +159,9 @@ def _find_base(passages: list[Passage], key: str) -> tuple[Quantity, str] | None
             number = _number(value)
             if number is None:
                 continue
-            cur = _CURRENCY.search(row) or _CURRENCY.search(header)
-            currency = (cur.group(1) or cur.group(2)) if cur else ""
+            # ("value_gbp": the currency in a column name written in lower case.)
+            cur = _CURRENCY.search(row.replace("_", " ")) or _CURRENCY.search(header.replace("_", " "))
+            currency = (cur.group(1) or cur.group(2)).upper() if cur else ""
             return Quantity(number, value, p), currency
     return None
 

@@ -36,6 +36,11 @@ _CURRENCY = {"£": "GBP", "€": "EUR", "$": "USD"}
 _PER = re.compile(rf"\s+(?:{_PER_ALTERNATION})\s+", re.IGNORECASE)
 
 
+def asks_cost(question: str) -> bool:
+    """The question asks what something costs ("how much ...", "what would it cost ...")."""
+    return _HOW_MUCH.search(question) is not None
+
+
 def _rate(match: re.Match[str]) -> tuple[float, str]:
     """The rate's value and currency: "45p" is 0.45 GBP."""
     if match.group("pence"):

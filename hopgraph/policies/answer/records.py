@@ -99,16 +99,16 @@ def asked_field(question: str, cells: dict[str, str], name_column: str, by_meani
 
 
 def record_answer(question: str, name: str, passages: list[Passage], skip: Collection[str] = (),
-                  hops: int = 2, about: str = "") -> Record | None:
+                  hops: int = 2, about: str = "", by_meaning: bool = True) -> Record | None:
     """The record of ``name`` that holds a field the question asks for; of several, the best-ranked one.
     Else, within ``hops``, the record of a name that record gives ("ML-2" -> its site "Coldharbour Depot" -> the
     depot's row in the site directory, for "in which town is it kept?"). ``skip``: rows not to take (those the
     answer already quotes). ``about``: the whole question, to pick one of several rows of the name (see
-    :func:`records_of`)."""
+    :func:`records_of`). ``by_meaning``: False to take only a field the question names by a word."""
     # A field the question names by a word, in this record or the next, before one only close in meaning ("in
     # which town is it kept?": the depot's Town, not the vehicle's site).
-    for by_meaning in (False, True):
-        found = _record_answer(question, name, passages, skip, hops, by_meaning, about)
+    for meaning in (False, True) if by_meaning else (False,):
+        found = _record_answer(question, name, passages, skip, hops, meaning, about)
         if found is not None:
             return found
     return None

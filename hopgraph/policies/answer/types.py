@@ -57,7 +57,7 @@ _PERSON_NOUNS = ("person", "man", "woman", "actor", "actress", "author", "writer
                  "inspector", "surveyor", "architect", "paramedic", "pharmacist", "midwife", "porter", "chef",
                  "tutor", "lecturer", "librarian", "mechanic", "electrician", "plumber", "warden", "ranger")
 _AMOUNT_HEADS = ("how much", "how many", "how long", "how quickly", "how soon", "how old", "how far", "how big",
-                 "how large", "how high",
+                 "how large", "how high", "what temperature",
                  "how tall", "how often", "what percentage", "what amount", "what value", "what price",
                  "what number", "what is the value", "what was the value", "what is the total", "what total")
 
@@ -81,6 +81,8 @@ def asked_kind(part: str) -> str:
     if first == "when" or re.search(r"\b(?:what|which|in what)\s+(?:year|date|day|month|decade|century)\b|"
                                     r"\bby when\b|\bwhat time\b", q):
         return DATE
+    if first == "where" and _RECORDED.search(q):
+        return THING  # "where do the binned items get written down?": a record (the waste sheet), not a place
     if first == "where" or re.search(rf"\b(?:what|which|in which|in what)\s+(?:\w+\s+)?(?:{'|'.join(_PLACE_NOUNS)})\b",
                                      q):
         return PLACE
@@ -103,6 +105,9 @@ _CALENDAR_DATE = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:{_MONTHS})\b(?:,
 _ASKS_MONEY = re.compile(r"(?:\bhow much\b.*|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,8}?)"
                          r"\b(?:cost|costs|costed|pay|paid|pays|owe|owed|charge|charged|charges|"
                          r"spend|spent|price|fee|fees|earn|earned)\b")
+# Written into a record: "where is it written down / recorded / logged?".
+_RECORDED = re.compile(r"\b(?:written(?: down)?|write (?:it|them) down|recorded|logged|noted(?: down)?|entered|"
+                       r"filed|signed off)\b")
 # "What's the hourly rate ...?", "what is the fee for ...": an amount.
 _ASKS_RATE = re.compile(r"\bwhat(?:'s|’s| is| was| are| were| would be| will be)? (?:the |our |their |its )?"
                         r"(?:[\w-]+ )?(?:rate|price|fee|charge|wage|salary)s?\b")

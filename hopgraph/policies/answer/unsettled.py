@@ -17,6 +17,7 @@ from hopgraph.policies.answer.types import (
     PERSON,
     PLACE,
     PLACE_WORDS,
+    THING,
     asks_money,
     holds_kind,
     is_job_title,
@@ -30,6 +31,7 @@ _UNDECIDED = re.compile(
     rf"\bno (?:\w+ ){{1,2}}(?:has|have) (?:yet )?been {_SETTLED}(?: yet)?\b|"
     rf"\b(?:is|are|remains?) (?:still )?(?:yet )?to be (?:tendered|announced|{_SETTLED})\b|"
     rf"\byet to be (?:tendered|announced|{_SETTLED})\b|\bTB[CDA]\b|"
+    r"\(to be (?:tendered|decided|confirmed|agreed|appointed|announced)\b|"
     r"\b(?:under|in) negotiation\b|\bnot (?:yet )?(?:clear|certain)\b",
     re.IGNORECASE,
 )
@@ -38,6 +40,8 @@ _NEGATED = re.compile(r"\b(?:not|never|yet)\b|n['’]t\b", re.IGNORECASE)
 _RANKED = re.compile(r"^(?:Head|Chief|Senior|Deputy|Lead|Assistant|Principal|Duty)\s")
 # How many of the best sentences are looked at when nothing answered.
 _CLOSEST = 3
+# "Which contractor ...", "what company ...": a thing asked for by its kind.
+_ASKS_WHICH = re.compile(r"^\s*(?:which|what)\s+(?!is\b|was\b|are\b|were\b|did\b|does\b|do\b)[a-z]+", re.IGNORECASE)
 # Kinds of answer a sentence saying "not yet decided" leaves open; a thing or a yes/no it may well answer.
 _SPECIFIC = (PERSON, DATE, AMOUNT, PLACE)
 
@@ -63,9 +67,13 @@ def unsettled(question: str, kind: str, chosen: list[tuple[str, Passage]]) -> tu
     """The sentence saying the asked thing is undecided, in the paragraph of the first chosen sentence, when that
     sentence gives no answer outright ("Casual cellar hands are paid £13.20 per hour" beside "Keelby's rate card has
     not been agreed" answers) and the undecided one shares a word with the question; else None."""
-    if kind not in _SPECIFIC or not chosen or _NEGATED.search(question):
+    if not chosen or _NEGATED.search(question):
         return None  # "Vetcover still haven't billed us: what should we expect?" knows it is not done
     text, passage = chosen[0]
+    if kind not in _SPECIFIC:
+        # "Which contractor is replacing the roof?": a thing, said undecided in the very sentence chosen ("roof
+        # replacement (to be tendered in the new year)").
+        return (text, passage) if kind == THING and _UNDECIDED.search(text) and _ASKS_WHICH.match(question) else None
     if _answers(text, kind, question):
         return None
     paragraph = paragraph_of(passage, text)
