@@ -16,13 +16,13 @@ from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arit
 from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
 from hopgraph.policies.answer.rates import asks_cost
 from hopgraph.policies.answer.tables import NUMBER_WORDS
+from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL
 
 _COUNTED = re.compile(rf"\b(\d+|{'|'.join(NUMBER_WORDS)})\s+((?:[a-z-]+\s+){{0,2}}?[a-z]+s)\b", re.IGNORECASE)
 _MONEY = re.compile(r"(?:(?P<code>EUR|GBP|USD|CHF)\s?|(?P<symbol>[£€$]))(?P<amount>\d{1,3}(?:,\d{3})*(?:\.\d+)?|"
                     r"\d+(?:\.\d+)?)")
 _SURCHARGE = re.compile(r"\b(?P<what>[a-z]+)\s+(?:surcharge|supplement)\s*:?\s*(?:of\s+)?(?P<pct>\d+(?:\.\d+)?)\s*"
                         r"(?:percent|per cent|%)", re.IGNORECASE)
-_CURRENCY = {"£": "GBP", "€": "EUR", "$": "USD"}
 # The price follows its unit within this many characters ("full pallet: EUR 210").
 _NEAR = 12
 # A price is taken only from a sentence sharing at least this many of the question's words besides the unit.
@@ -51,7 +51,7 @@ def priced_quantity(question: str, passages: list[Passage]) -> Aggregate | None:
                     continue
                 shared = len(stems(sentence) & want)
                 if shared >= _SHARED:
-                    currency = money.group("code") or _CURRENCY[money.group("symbol")]
+                    currency = money.group("code") or CURRENCY_OF_SYMBOL[money.group("symbol")]
                     prices.append((shared, -order, float(money.group("amount").replace(",", "")), money.group(0),
                                    currency.upper(), sentence, passage))
     if not prices:

@@ -18,7 +18,7 @@ import re
 from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arithmetic
 from hopgraph.policies.answer.evidence import Passage, paragraph_of, passage_sentences, stem, stems
 from hopgraph.policies.answer.row_filter import named_months
-from hopgraph.policies.answer.types import states_money
+from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL, states_money
 
 _HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,14}?(?:cost|costing|come to)\b",
                        re.IGNORECASE)
@@ -32,7 +32,6 @@ _RATE = re.compile(
 )
 # A rate and a quantity the question names no unit of: each said with at least this many of its words.
 IMPLIED_WORDS = 2
-_CURRENCY = {"£": "GBP", "€": "EUR", "$": "USD"}
 _PER = re.compile(rf"\s+(?:{_PER_ALTERNATION})\s+", re.IGNORECASE)
 
 
@@ -46,7 +45,7 @@ def _rate(match: re.Match[str]) -> tuple[float, str]:
     if match.group("pence"):
         return float(match.group("pence")) / 100, "GBP"
     if match.group("symbol"):
-        return float(match.group("amount")), _CURRENCY[match.group("symbol")]
+        return float(match.group("amount")), CURRENCY_OF_SYMBOL[match.group("symbol")]
     if match.group("code"):
         return float(match.group("coded")), match.group("code").upper()
     return float(match.group("plain")), match.group("after").upper()

@@ -15,13 +15,13 @@ import re
 
 from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, Aggregate, Operand, asks_for_arithmetic
 from hopgraph.policies.answer.evidence import Passage, entities, passage_sentences, stems
+from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL
 
 _SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per ?cent)\s+of\s+(?:the\s+|its\s+|their\s+|our\s+)?([^,.;:()]{2,40})",
                     re.IGNORECASE)
 _OF_WHICH = re.compile(r"\bof which\s+(\d+(?:\.\d+)?)\s*(?:%|per ?cent)", re.IGNORECASE)
 _MONEY = re.compile(r"([£€$])\s?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?!\d|,\d)|"
                     r"\b(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s?(EUR|GBP|USD|CHF)\b")
-_CURRENCY = {"£": "GBP", "€": "EUR", "$": "USD"}
 # Words that ask for what is left once the share is taken off.
 _REST = re.compile(r"\b(?:taken? off|after|less|minus|net of|left|remaining|remainder|the rest|balance|itself|"
                    r"themselves|ourselves|out of (?:its|our|their) own)\b", re.IGNORECASE)
@@ -123,7 +123,7 @@ def _product(money: re.Match[str], amount_sentence: str, amount_passage: Passage
              share_sentence: str, share_passage: Passage, question: str) -> Aggregate:
     """The amount times the share (or what is left of it), each operand with the sentence it came from."""
     text = money.group(2) or money.group(3)
-    currency = _CURRENCY[money.group(1)] if money.group(1) else money.group(4).upper()
+    currency = CURRENCY_OF_SYMBOL[money.group(1)] if money.group(1) else money.group(4).upper()
     percent = float(share.group(1))
     rest = bool(_REST.search(question))
     factor = (100 - percent) / 100 if rest else percent / 100

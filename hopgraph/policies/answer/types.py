@@ -150,6 +150,10 @@ _SINCE = re.compile(rf"\bsince\s+(?:the\s+)?(?:\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of
                     re.IGNORECASE)
 
 
+# The currency a money sign stands for.
+CURRENCY_OF_SYMBOL = {"£": "GBP", "€": "EUR", "$": "USD"}
+
+
 def asks_money(question: str) -> bool:
     """The question asks for a sum of money: a cost, a price, a rate, a fee."""
     q = fold(question)
