@@ -8,7 +8,8 @@ Layout of an index directory::
     DIR/shard/          the qdrant-edge shard (segments + write-ahead log)
 
 The lock and hopgraph.json are kept by :mod:`hopgraph.index.edge_dir`, the shard's settings by
-:mod:`hopgraph.index.edge_shard`, the spelling of filter conditions by :mod:`hopgraph.index.edge_filters`.
+:mod:`hopgraph.index.edge_shard`, the spelling of filter conditions by :mod:`hopgraph.index.edge_filters`, the
+spelling of query requests by :mod:`hopgraph.index.edge_requests`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from hopgraph.index.common import (
     payload_chunk,
 )
 from hopgraph.index.edge_filters import EdgeFilters
+from hopgraph.index.edge_requests import EdgeRequests
 from hopgraph.index.edge_shard import open_shard, shard_config
 from hopgraph.index.embed import Embedder, get_embedder
 from hopgraph.index.fusion import (
@@ -52,10 +54,6 @@ from hopgraph.index.fusion import (
     sort_hits,
     through_ties,
     untied_candidates,
-)
-from hopgraph.index.hnsw import (
-    QUANTIZED_OVERSAMPLING,
-    default_hnsw_ef,
 )
 from hopgraph.index.vectors import VectorBackend, group_documents
 
@@ -71,7 +69,7 @@ _SCROLL_PAGE = 256
 _FACET_LIMIT = 100_000
 
 
-class EdgeBackend(EdgeFilters, VectorBackend):
+class EdgeBackend(EdgeFilters, EdgeRequests, VectorBackend):
     """Hybrid search on an embedded qdrant-edge shard.
 
     ``doc_precision``: how the embedder named by name embeds documents (``auto``, ``int8``, ``float``; default
@@ -81,7 +79,8 @@ class EdgeBackend(EdgeFilters, VectorBackend):
     ``score_band``: if set, every query's hits are trimmed to those within this relative band
     of the top score (see :func:`hopgraph.index.fusion.score_band`). Default ``None`` (off).
 
-    ``hnsw_ef``: the HNSW search breadth; ``None`` (default) sets it by the index's size (:func:`default_hnsw_ef`).
+    ``hnsw_ef``: the HNSW search breadth; ``None`` (default) sets it by the index's size
+    (:func:`hopgraph.index.hnsw.default_hnsw_ef`).
 
     ``bm25_postings_budget``: the postings a BM25 query may walk; a query whose terms' estimated postings
     exceed it keeps its rarest terms that fit (see :mod:`hopgraph.index.common_terms`). ``None`` keeps every
@@ -207,54 +206,6 @@ class EdgeBackend(EdgeFilters, VectorBackend):
                 matching = int(self._call(lambda s: s.count(qe.CountRequest(exact=True, filter=flt))))
                 whole = self._whole_index_scopes[key] = total == matching
         return None if whole else self._filter(scope)
-
-    def _bm25_query(self, sparse: Any) -> Any:
-        """The BM25 query vector as searched: without its most common terms when they would walk more postings
-        than the budget allows."""
-        budget = self.bm25_postings_budget
-        if budget is None or not common_terms.may_exceed(len(sparse.indices), self._points, budget):
-            return sparse
-        with self._lock:
-            if self._term_shares is None:
-                qe = self._qe
-                req = qe.QueryRequest(limit=common_terms.SAMPLE, query=qe.Sample.Random, with_payload=False,
-                                      with_vector=[SPARSE])
-                sample = self._call(lambda s: s.query(req))
-                self._term_shares = common_terms.term_shares(
-                    p.vector[SPARSE].indices for p in sample if p.vector and SPARSE in p.vector)
-            shares = self._term_shares
-        pruned = common_terms.prune(list(sparse.indices), list(sparse.values), shares, self._points, budget)
-        return sparse if pruned is None else self._qe.SparseVector(*pruned)
-
-    def _dense_params(self) -> Any:
-        if self._points < self.exact_threshold:
-            return self._qe.SearchParams(exact=True)
-        # Twice the candidates from the int8 vectors, rescored with the originals: recall on real
-        # MiniLM vectors stays that of plain HNSW (docs/benchmarks-index.md).
-        rescore = self._qe.QuantizationSearchParams(rescore=True, oversampling=QUANTIZED_OVERSAMPLING)
-        ef = self.hnsw_ef if self.hnsw_ef is not None else default_hnsw_ef(self._points, self.ef_construct, self.hnsw_m)
-        return self._qe.SearchParams(hnsw_ef=max(ef, 1), quantization=rescore)
-
-    def _dense_request(self, vec: np.ndarray, flt: Any, limit: int, with_payload: Any) -> Any:
-        qe = self._qe
-        return qe.QueryRequest(
-            limit=limit,
-            query=qe.Query.Nearest(np.asarray(vec).tolist(), using=DENSE),
-            filter=flt,
-            params=self._dense_params(),
-            with_payload=with_payload,
-            with_vector=False,
-        )
-
-    def _sparse_request(self, sparse: Any, flt: Any, limit: int, with_payload: Any) -> Any:
-        qe = self._qe
-        return qe.QueryRequest(
-            limit=limit,
-            query=qe.Query.Nearest(sparse, using=SPARSE),
-            filter=flt,
-            with_payload=with_payload,
-            with_vector=False,
-        )
 
     def _fetch_points(self, request: Callable[[int], Any], n: int) -> list[Any]:
         return list(self._call(lambda s: s.query(request(n))))
