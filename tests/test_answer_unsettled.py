@@ -1,6 +1,6 @@
 """A question whose answer the documents say is not settled yet gets "not found", with the passage saying so offered
 as the closest, labelled as such: a successor not yet appointed, a rate still being negotiated, a contractor for works
-still to be tendered. A question that
+still to be tendered or out to tender. A question that
 itself says the thing is not done yet ("still haven't sent") is answered from what is known, and a rate that is
 settled is answered. A folder written here is ingested into the default embedded index and asked through the graph
 with the built-in answer policy.
@@ -40,6 +40,11 @@ PLAN = """# Building works allowances 2027-28
 | Brewhouse roof replacement (to be tendered in the new year) | 85,000 |
 | Cellar drainage upgrade | 12,500 |
 """
+WORKS = """# Brewery leads' meeting, 10 June 2026
+
+Colm reported damp along the malt store wall again. Three firms have been invited to tender for relining it:
+Ardmore Building, Kelso Damp and Pike & Sons.
+"""
 RATES = """# Casual staff pay rates from April 2026
 
 Casual cellar hands are paid £13.20 per hour on weekdays.
@@ -52,7 +57,8 @@ Keelby Staffing sent their draft rate card on 2 September; it has not been agree
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
     docs = write_files(tmp_path_factory.mktemp("brewery-people"), {
         "people/minutes-2026-09-09.md": MINUTES, "people/staff.csv": STAFF,
-        "finance/casual-pay-rates-2026.md": RATES, "finance/building-works-2027-28.md": PLAN})
+        "finance/casual-pay-rates-2026.md": RATES, "finance/building-works-2027-28.md": PLAN,
+        "people/minutes-2026-06-10.md": WORKS})
     with ingested(tmp_path_factory, docs) as indexed:
         yield indexed
 
@@ -77,3 +83,8 @@ def test_a_settled_rate_is_answered(folder: Folder) -> None:
 def test_a_contractor_for_works_still_to_be_tendered_is_not_found(folder: Folder) -> None:
     answer = str(ask(folder, "Which contractor is replacing the brewhouse roof?")["answer"])
     assert is_not_found(answer) and "to be tendered" in answer, answer
+
+
+def test_a_firm_for_works_out_to_tender_is_not_found(folder: Folder) -> None:
+    answer = str(ask(folder, "Which firm got the job of relining the malt store?")["answer"])
+    assert is_not_found(answer) and "invited to tender" in answer, answer

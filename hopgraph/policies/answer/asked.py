@@ -44,6 +44,7 @@ _ASKED_SUBJECT = re.compile(r"^\s*(?:[Ww]hen|[Ww]here|[Ww]ho|[Hh]ow\s+(?:many|mu
                             r"does|do|has|have|had)\s+)?(?:the|our|their|its|a|an)?\s*((?:[a-z][\w\-']*\s+){0,2}?"
                             r"[a-z][\w\-]*)\s+(?:of|for|at|in|on|to|with|that|which|who|due|be|been|being|"
                             r"did|do|does|is|was|are|were|has|have|had|will|would|should|must|can|could)\b")
+_DETERMINERS = frozenset({"the", "a", "an", "our", "their", "its", "his", "her", "my", "your", "this", "that"})
 # "Who is the council's building inspector?": a thing named by its whole noun phrase after "is the".
 _ASKED_SUBJECT_END = re.compile(r"^\s*(?:[Ww]hen|[Ww]here|[Ww]ho)\s+(?:is|was|are|were)\s+(?:the|our|their|its|a|an)\s+"
                                 r"((?:[a-z][\w\-']*\s+){0,2}[a-z][\w\-]*)\s*\??\s*$")
@@ -56,7 +57,12 @@ def asked_subject(part: str) -> set[str]:
     m = _ASKED_SUBJECT.search(part) or _ASKED_SUBJECT_END.search(part)
     if not m:
         return set()
-    head = m.group(1).split()[-1]
+    words = m.group(1).split()
+    if _DETERMINERS & set(words):
+        # "Who was given the job of ...": a verb and its object, not a thing named. (A verb alone still is what
+        # the answer must speak of: "Who has been appointed to ...".)
+        return set()
+    head = words[-1]
     if head in _GENERIC_HEADS or head in _SUBJECT_VERBS:
         return set()
     return stems(head)

@@ -49,7 +49,7 @@ from hopgraph.policies.answer.reorder import from_cited, held_anew, is_row, not_
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import asking_words, row_record
-from hopgraph.policies.answer.types import THING, YESNO, asked_kind, asks_money, holds_kind, restates
+from hopgraph.policies.answer.types import THING, YESNO, asked_kind, asks_money, holds_kind, restates, states_money
 from hopgraph.policies.answer.unsettled import closest_unsettled, unsettled
 from hopgraph.policies.answer.wording import calculation_sentence, cited, decision, titled, unrepeated, with_antecedent
 from hopgraph.policies.text import fold, terms
@@ -291,13 +291,14 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             own = [c for c in fitting[:8] if c.holds and opens_with(c.text, subject)] if subject else []
             take([row] if one_row and row is not None else own or linked or fitting, 1, 0.3, covered=True)
         if (len(parts) == 1 and not subject and not found and chosen and len(row_record(chosen[0][0])) > 1
-                and not all(named_in(a, [chosen[0][0]]) for a in anchors)):
+                and not all(named_in(a, [chosen[0][0], *_prose(chosen[0][1])]) for a in anchors)):
             # A row about another thing than the one the question names ("the autoclave at Stonegate" answered
-            # with Kestrel Road's autoclave): no answer.
+            # with Kestrel Road's autoclave): no answer. (The prose around a table may name what all its rows are
+            # of: "all locum cover is booked through Locumline".)
             return not_found(containers)
         if (len(parts) == 1 and not subject and not found and chosen and calculation is None and asks_money(question)
-                and not all(named_in(a, [chosen[0][1].title, paragraph_of(chosen[0][1], chosen[0][0])])
-                            for a in anchors)):
+                and not all(named_in(a, [chosen[0][1].title, paragraph_of(chosen[0][1], chosen[0][0]),
+                                         *_prose(chosen[0][1])]) for a in anchors)):
             # A price for another thing than the one asked ("a pallet from Hull to Leeds" answered with the Hull to
             # Rotterdam rate): no answer.
             return not_found(containers)
@@ -345,6 +346,12 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     if calculation is not None:
         lines.append(calculation_sentence(*calculation))
     return " ".join(lines)
+
+
+def _prose(passage: Passage) -> list[str]:
+    """The passage's sentences that state no money: what a price list says of itself ("all locum cover is booked
+    through Locumline" above its rates), not the other prices it lists ("Corran to Ardgour, full pallet: £95")."""
+    return [s for s in passage_sentences(passage) if not states_money(s) and len(row_record(s)) < 2]
 
 
 def _holds(text: str, kind: str, question: str) -> bool:

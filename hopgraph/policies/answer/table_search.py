@@ -9,6 +9,7 @@ read.
 from __future__ import annotations
 
 from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, asks_for_arithmetic, asks_for_extreme
+from hopgraph.policies.answer.anchors import named_in, question_anchors
 from hopgraph.policies.answer.evidence import AnswerState
 from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters
 from hopgraph.policies.answer.tables import Record, TableRows, header_words, read_whole, table_records, table_rows
@@ -20,9 +21,13 @@ from hopgraph.policies.text import fold, terms
 MORE_ROWS_MAX_PASSAGES = 10
 
 
-def _quarters_held(table: TableRows, records: list[Record]) -> set[str]:
-    """The quarters the table's rows read so far hold in a column of quarters (every cell one), or empty."""
+def _quarters_held(table: TableRows, records: list[Record], anchors: list[str] | None = None) -> set[str]:
+    """The quarters the table's rows read so far hold in a column of quarters (every cell one), or empty. With
+    ``anchors`` (the names a question gives), only the rows naming them all count when there are any: the quarters
+    of that site ("Hollins Lane" has rows for Q1 and Q3, though other sites have Q2)."""
     rows = [r for r, _, p in records if p.source == table.passage.source]
+    own = [r for r in rows if anchors and all(named_in(a, list(r.values())) for a in anchors)]
+    rows = own or rows
     held: set[str] = set()
     for column in dict.fromkeys(k for r in rows for k in r):
         cells = [r[column] for r in rows if column in r]
@@ -82,7 +87,7 @@ def missing_quarters(state: AnswerState, question: str) -> list[str]:
     table = table_rows(question, records, unnamed=True)
     if table is None:
         return []
-    held = _quarters_held(table, records)
+    held = _quarters_held(table, records, question_anchors(question))
     missing = sorted(q.upper() for q in quarters if held and q not in held)
     if read_whole(table.passage, state.passages):
         return missing

@@ -32,7 +32,12 @@ _UNDECIDED = re.compile(
     rf"\b(?:is|are|remains?) (?:still )?(?:yet )?to be (?:tendered|announced|{_SETTLED})\b|"
     rf"\byet to be (?:tendered|announced|{_SETTLED})\b|\bTB[CDA]\b|"
     r"\(to be (?:tendered|decided|confirmed|agreed|appointed|announced)\b|"
-    r"\b(?:under|in) negotiation\b|\bnot (?:yet )?(?:clear|certain)\b",
+    r"\b(?:under|in) negotiation\b|\bnot (?:yet )?(?:clear|certain)\b|"
+    # Other everyday ways of saying it: the tenders are being weighed, the post is out to be filled, the decision
+    # is still to come.
+    r"\bstill being (?:assessed|reviewed|considered|evaluated|weighed)\b|\b(?:invited|out) to tender\b|"
+    r"\b(?:has|have) been advertised\b|\bprovisional until\b|\bawaiting (?:a |the )?(?:decision|approval)\b|"
+    r"\b(?:decision|choice)\b[^.]{0,60}\b(?:is|was) (?:now )?(?:expected|due|deferred|postponed|put off)\b",
     re.IGNORECASE,
 )
 _NEGATED = re.compile(r"\b(?:not|never|yet)\b|n['’]t\b", re.IGNORECASE)
@@ -72,8 +77,14 @@ def unsettled(question: str, kind: str, chosen: list[tuple[str, Passage]]) -> tu
     text, passage = chosen[0]
     if kind not in _SPECIFIC:
         # "Which contractor is replacing the roof?": a thing, said undecided in the very sentence chosen ("roof
-        # replacement (to be tendered in the new year)").
-        return (text, passage) if kind == THING and _UNDECIDED.search(text) and _ASKS_WHICH.match(question) else None
+        # replacement (to be tendered in the new year)") or in its paragraph ("Colm reported damp along the malt
+        # store wall. Three firms have been invited to tender for relining it").
+        if kind != THING or not _ASKS_WHICH.match(question):
+            return None
+        paragraph = paragraph_of(passage, text)
+        around = [t for t in passage_sentences(passage) if t != text and t in paragraph]
+        return next(((t, passage) for t in (text, *around)
+                     if _UNDECIDED.search(t) and (t == text or stems(t) & stems(question))), None)
     if _answers(text, kind, question):
         return None
     paragraph = paragraph_of(passage, text)
