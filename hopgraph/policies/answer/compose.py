@@ -349,8 +349,9 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
 
 
 def _prose(passage: Passage) -> list[str]:
-    """The passage's sentences that state no money: what a price list says of itself ("all locum cover is booked
-    through Locumline" above its rates), not the other prices it lists ("Corran to Ardgour, full pallet: £95")."""
+    """The passage's sentences that state no money and are no table rows: what a price list says of itself ("all
+    locum cover is booked through Locumline" above its rates), not the other prices or rows it lists ("Corran to
+    Ardgour, full pallet: £95")."""
     return [s for s in passage_sentences(passage) if not states_money(s) and len(row_record(s)) < 2]
 
 
