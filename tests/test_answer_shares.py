@@ -68,6 +68,10 @@ def test_the_share_or_the_rest_of_an_amount() -> None:
                            "itself?", _passages())
     assert rest is not None and [o.value for o in rest.operands] == [38400.0, 0.75] and rest.unit == "GBP"
     assert rest.formula() == "£38,400 × (100% − 25%)"
+    # "for our own reserve" says who pays what is left, not another thing the amount is of.
+    reserve = share_of_amount("Once the grant is taken off, how much of the builder's quote is left for our own "
+                              "equipment reserve to cover?", _passages())
+    assert reserve is not None and [o.value for o in reserve.operands] == [38400.0, 0.75]
     grant = share_of_amount("How much is the grant towards the X-ray room refit worth?", _passages())
     assert grant is not None and [o.value for o in grant.operands] == [38400.0, 0.25]
     held = share_of_amount("How much of the capital budget is held back for emergencies?", _passages())

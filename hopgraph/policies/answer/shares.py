@@ -107,6 +107,7 @@ def _amount_picked(of: set[str], sentences: list[tuple[str, Passage]], share_sen
 
 
 # What a question asks the amount of: "of the kennel block", "for the moveable floor" (up to the next little word).
+_PAYER = re.compile(r"for (?:our|its|their) own\b", re.IGNORECASE)
 _ASKED_THING = re.compile(r"\b(?:of|for|on|towards)\s+(?:the|our|its|their|this|that)\s+"
                           r"((?:[\w'’-]+\s+){0,4}?[\w'’-]+?)(?=\s+(?:in|at|on|for|when|after|before|by|with|to|from|and|or|that|which|does|do|did|is|"
                           r"was|were|are|has|have)\b|[?,.;]|$)", re.IGNORECASE)
@@ -116,7 +117,9 @@ def _about_asked(question: str, share_sentence: str, passage: Passage) -> bool:
     """Each thing the question asks the amount of is named by the share's sentence or its document's title: "how much
     did the trust pay for the moveable floor?" is not answered by a share of the retiling quote."""
     have = stems(f"{passage.title} {share_sentence}")
-    return all(not stems(m.group(1)) or stems(m.group(1)) & have for m in _ASKED_THING.finditer(question))
+    # "... left for our own equipment reserve to cover": who pays, not what the amount is of.
+    return all(not stems(m.group(1)) or stems(m.group(1)) & have for m in _ASKED_THING.finditer(question)
+               if not _PAYER.match(m.group(0)))
 
 
 def _product(money: re.Match[str], amount_sentence: str, amount_passage: Passage, share: re.Match[str],
