@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, replace
 
 from hopgraph.citations import is_tabular
+from hopgraph.policies.answer.contrast import sibling_pairs, speaks_of_sibling
 from hopgraph.policies.answer.evidence import (
     Passage,
     paragraph_context,
@@ -38,6 +39,8 @@ MAX_JOINED_CHARS = 420
 KIND_BONUS = 1.25
 MISSING_KIND = 1.5
 RESTATED = 1.0
+# A sentence about a sibling of what the question names ("the bread team" for "the pastry team").
+SIBLING = 1.0
 INHERITED = 0.6
 FIGURE_BONUS = 1.0
 _FIGURE = re.compile(r"(?<![\w.])(?=[\w.\-]*\d)[\w]+(?:[.\-][\w]+)+(?![\w])|\b\d{3,}\b")
@@ -179,6 +182,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
     slots = answer_slots(question)
     # Stems of the names the question gives (capitalized words after its first), or a follow-up's subject.
     named = {t for w in question.split()[1:] if w[:1].isupper() for t in stems(w)} & (want | (about or set()))
+    siblings = sibling_pairs(question, (p.text for p in passages))
+    asked_stems = stems(question)
     scored: list[Candidate] = []
     order = 0
     for p in passages:
@@ -229,6 +234,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
                 score -= MISSING_KIND
             if restates(s, question):
                 score -= RESTATED
+            if speaks_of_sibling(text, siblings, asked_stems):
+                score -= SIBLING
             if bridge and got & bridge:
                 score += 1.0
             if any(c.isdigit() for c in s) and kind in (THING, AMOUNT, DATE):
