@@ -31,7 +31,12 @@ _AMOUNT = re.compile(rf"\d|\b(?:{_NUMBER_WORDS})\b", re.IGNORECASE)
 _UNITS_OF_TIME = r"(?:second|sec|minute|min|hour|hr|day|week|fortnight|month|quarter|year|decade)s?"
 _FREQUENCY = re.compile(rf"\b(?:every|each|per|a|an)\s+(?:(?:\d[\d.,]*|other|{_NUMBER_WORDS}|few|couple of)\s+)?"
                         rf"{_UNITS_OF_TIME}\b|\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|"
-                        r"annually|once|twice)\b|\b\w+\s+times\b", re.IGNORECASE)
+                        r"annually|once|twice)\b|\b\w+\s+times\b|"
+                        # "every Monday", "each morning", "every other weekend", "on Tuesdays"
+                        r"\b(?:every|each)\s+(?:other\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+                        r"weekday|weekend|morning|afternoon|evening|night|shift|term)s?\b|"
+                        r"\bon\s+(?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekdays)\b",
+                        re.IGNORECASE)
 _LENGTH = re.compile(rf"(?:\d|\b(?:{_NUMBER_WORDS}|a|an|half an?)\b)[\d.,]*\s*(?:-\s*)?(?:{_UNITS_OF_TIME}|"
                      r"(?:milli|centi|kilo)?met(?:er|re)s?|mm|cm|km|m|miles?|feet|foot|ft|inch(?:es)?|yards?)\b",
                      re.IGNORECASE)
