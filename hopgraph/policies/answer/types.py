@@ -64,7 +64,9 @@ _PERSON_NOUNS = ("person", "man", "woman", "actor", "actress", "author", "writer
 _AMOUNT_HEADS = ("how much", "how many", "how long", "how quickly", "how soon", "how old", "how far", "how big",
                  "how large", "how high", "what temperature",
                  "how tall", "how often", "what percentage", "what amount", "what value", "what price",
-                 "what number", "what is the value", "what was the value", "what is the total", "what total")
+                 "what number", "what is the value", "what was the value", "what is the total", "what total",
+                 # A measure: "how warm did the store get", "how heavy is the pallet".
+                 "how warm", "how cold", "how hot", "how heavy", "how wide", "how deep", "how fast", "how low")
 
 
 def asked_kind(part: str) -> str:
@@ -185,6 +187,21 @@ def _cell_values(sentence: str) -> str:
     return "; ".join(value.strip() for _, _, value in cells)
 
 
+# A measure the question asks for by its quality, and the units that say one.
+_MEASURES = (
+    (re.compile(r"\bhow (?:warm|cold|hot)\b|\bwhat temperature\b"),
+     re.compile(r"\d\s*(?:°|º|degrees?\b|deg\b)", re.IGNORECASE)),
+    (re.compile(r"\bhow heavy\b|\bwhat (?:weight|mass)\b"),
+     re.compile(r"\d\s*(?:kg|kilo(?:gram)?s?|g|grams?|tonnes?|t|lbs?|ounces|oz)\b", re.IGNORECASE)),
+    (re.compile(r"\bhow fast\b|\bwhat speed\b"),
+     re.compile(r"\d\s*(?:km/h|kph|mph|m/s|knots?|(?:\w+\s+)?(?:per|an|a)\s+(?:hour|second|minute))\b",
+                re.IGNORECASE)),
+    (re.compile(r"\bhow (?:wide|deep|tall|far)\b"),
+     re.compile(r"\d\s*(?:mm|cm|m|km|metres?|meters?|kilomet(?:re|er)s?|feet|foot|ft|inch(?:es)?|miles?|yards?)\b",
+                re.IGNORECASE)),
+)
+
+
 def holds_kind(sentence: str, kind: str, question: str) -> bool:
     """The sentence carries an answer of ``kind`` that the question does not already give."""
     if kind == YESNO:
@@ -212,6 +229,10 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
             return bool(_FREQUENCY.search(sentence))
         if PHONE_ASKED.search(q):
             return bool(_PHONE_NUMBER.search(sentence))  # a telephone number, not "Visit 1"
+        for asks, unit in _MEASURES:
+            if asks.search(q):
+                # "How cold must the cylinders be kept?": a temperature, not "within twenty minutes".
+                return bool(unit.search(sentence)) and _new_numbers(sentence, question, dates=False)
         if re.search(r"\bhow (?:long|quickly|soon)\b", q):
             # "How long should he be kept on the board?": "until the paramedics take over" says how long too.
             return ((bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question))
