@@ -46,7 +46,7 @@ from hopgraph.policies.answer.reached import (
 )
 from hopgraph.policies.answer.records import opens_with, record_answer, status_row, subject_chain
 from hopgraph.policies.answer.reorder import from_cited, held_anew, is_row, not_given_yet
-from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
+from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row, near_tie
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import asking_words, row_record
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, asks_money, holds_kind, restates, states_money
@@ -221,6 +221,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 ranked = own_rows + [c for c in ranked if c not in own_rows]
             take(ranked, 1, 0.3, covered=True)
             _continue(ranked, chosen, used)
+            _runner_up(ranked, chosen, used, kind)
     else:
         named = named_in_titles(question, state.passages)
         bridge_stems = stems(bridge) if bridge and last_round > 1 and len(parts) > 1 else None
@@ -290,6 +291,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # 12 Canal Street, Leeds." for "And where is it?"), before one that only mentions it.
             own = [c for c in fitting[:8] if c.holds and opens_with(c.text, subject)] if subject else []
             take([row] if one_row and row is not None else own or linked or fitting, 1, 0.3, covered=True)
+            if len(parts) > 1:
+                _runner_up(own or linked or fitting, chosen, used, kind)
         if (len(parts) == 1 and not subject and not found and chosen and len(row_record(chosen[0][0])) > 1
                 and not all(named_in(a, [chosen[0][0], *_prose(chosen[0][1])]) for a in anchors)):
             # A row about another thing than the one the question names ("the autoclave at Stonegate" answered
@@ -357,6 +360,13 @@ def _prose(passage: Passage) -> list[str]:
 
 def _holds(text: str, kind: str, question: str) -> bool:
     return holds_kind(text.split(". ")[-1], kind, question)
+
+
+def _runner_up(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str], kind: str) -> None:
+    """Quotes a part's runner-up too when the ranking cannot tell it from the best (see :func:`near_tie`)."""
+    if len(chosen) < MAX_SENTENCES and (tied := near_tie(ranked, used, kind)) is not None:
+        chosen.append((tied.text, tied.passage))
+        used.add(tied.text)
 
 
 def _continue(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str]) -> None:

@@ -52,6 +52,8 @@ MEANING_CANDIDATES = 48
 # How much the question's words in the rest of a sentence's paragraph count, beside its own.
 PARAGRAPH = 0.3
 QUALIFIED = 0.5
+# A runner-up this close to the best sentence of a part is quoted too (see near_tie).
+CLOSE = 0.9
 
 
 def _opens_paragraph(text: str, phrase: str) -> bool:
@@ -61,6 +63,18 @@ def _opens_paragraph(text: str, phrase: str) -> bool:
 
 def _has(text: str, phrase: str) -> bool:
     return bool(phrase) and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
+
+
+def near_tie(ranked: list[Candidate], used: set[str], kind: str) -> Candidate | None:
+    """For one part of a question in several, the runner-up of the sentence quoted for it when it scores nearly as
+    much (``CLOSE``) and holds an answer of the asked kind: "How often are door closers tested, and by whom?" over
+    two wings' routines is answered with both, not with whichever came first."""
+    if len(ranked) < 2 or ranked[0].text not in used:
+        return None
+    c = ranked[1]
+    if c.text not in used and c.score >= CLOSE * ranked[0].score and (c.holds or kind in (THING, YESNO)):
+        return c
+    return None
 
 
 def doc_links(question: str, passages: list[Passage], bridge: str = "") -> dict[str, float]:
