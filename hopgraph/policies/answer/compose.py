@@ -175,7 +175,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         # The later parts were searched for, with the bridge, in the last round: its passages, the bridge's own first.
         reached = sorted((p for p in state.passages if last_round in p.ranks),
                          key=lambda p: (not is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
-        for part, kind in zip(parts[1:], kinds[1:], strict=True):
+        for i, (part, kind) in enumerate(zip(parts[1:], kinds[1:], strict=True), start=2):
             if status is not None and status[1] == bridge and _asks_for_kind_of(part, bridge):
                 continue  # "Which of our pools was it charged to?": the row's own site, quoted for part one
             if not stems(part) and chosen:
@@ -221,7 +221,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
                 ranked = own_rows + [c for c in ranked if c not in own_rows]
             take(ranked, 1, 0.3, covered=True)
             _continue(ranked, chosen, used)
-            _runner_up(ranked, chosen, used, kind)
+            _runner_up(ranked, chosen, used, kind, later=len(parts) - i)
     else:
         named = named_in_titles(question, state.passages)
         bridge_stems = stems(bridge) if bridge and last_round > 1 and len(parts) > 1 else None
@@ -252,7 +252,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             chosen.append((text, passage))
             used.add(text)
         one_row = False  # the answer is the one table row a follow-up's subject names: nothing to add to it
-        for part, kind in zip(parts if not found else [], kinds, strict=False):
+        for i, (part, kind) in enumerate(zip(parts if not found else [], kinds, strict=False), start=1):
             # A follow-up's subject picks the documents; its own words pick the sentence.
             want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
             if cited_docs and CITED.search(part) and ", " in part:
@@ -292,7 +292,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             own = [c for c in fitting[:8] if c.holds and opens_with(c.text, subject)] if subject else []
             take([row] if one_row and row is not None else own or linked or fitting, 1, 0.3, covered=True)
             if len(parts) > 1:
-                _runner_up(own or linked or fitting, chosen, used, kind)
+                _runner_up(own or linked or fitting, chosen, used, kind, later=len(parts) - i)
         if (len(parts) == 1 and not subject and not found and chosen and len(row_record(chosen[0][0])) > 1
                 and not all(named_in(a, [chosen[0][0], *_prose(chosen[0][1])]) for a in anchors)):
             # A row about another thing than the one the question names ("the autoclave at Stonegate" answered
@@ -362,9 +362,11 @@ def _holds(text: str, kind: str, question: str) -> bool:
     return holds_kind(text.split(". ")[-1], kind, question)
 
 
-def _runner_up(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str], kind: str) -> None:
-    """Quotes a part's runner-up too when the ranking cannot tell it from the best (see :func:`near_tie`)."""
-    if len(chosen) < MAX_SENTENCES and (tied := near_tie(ranked, used, kind)) is not None:
+def _runner_up(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str], kind: str,
+               later: int = 0) -> None:
+    """Quotes a part's runner-up too when the ranking cannot tell it from the best (see :func:`near_tie`), leaving
+    room for the ``later`` parts still to be answered."""
+    if len(chosen) + later < MAX_SENTENCES and (tied := near_tie(ranked, used, kind)) is not None:
         chosen.append((tied.text, tied.passage))
         used.add(tied.text)
 
