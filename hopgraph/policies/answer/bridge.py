@@ -13,6 +13,7 @@ import re
 from collections import Counter
 
 from hopgraph.policies.answer.evidence import (
+    CODE,
     NOT_SEARCH_TERMS,
     AnswerState,
     Passage,
@@ -118,6 +119,23 @@ def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1)
     """(bridge, the sentence naming it, its passage): the best of :func:`bridge_candidates`."""
     ranked = bridge_candidates(state, first_part, round_no)
     return (ranked[0][1], ranked[0][2], ranked[0][3]) if ranked else None
+
+
+_PAGE = re.compile(r"\s*-\s*page\s+\d+\s*$", re.IGNORECASE)
+
+
+def heading_bridge(state: AnswerState, first_part: str, bridge: str, round_no: int = 1) -> bool:
+    """The bridge is a name (no code) from nothing but the heading of a document the question names ("Freight
+    Services Agreement - Baltic Freight Services AB - page 3" for "the Baltic freight deal"): a name of the document
+    the question is about, not a link to another one. (A code in a heading is a link: a report's number cited by a
+    procedure.)"""
+    evidence = find_bridge_evidence(state, first_part, round_no)
+    if evidence is None or evidence[0] != bridge or CODE.fullmatch(bridge):
+        return False
+    sentence, passage = evidence[1], evidence[2]
+    heading = fold(_PAGE.sub("", sentence)).rstrip(". ") == fold(passage.title).rstrip(". ")
+    named = {t for word in state.question.split()[1:] if word[:1].isupper() for t in stems(word)}
+    return heading and bool(named & stems(passage.title))
 
 
 def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) -> list[tuple[float, str, str, Passage]]:

@@ -20,6 +20,7 @@ from hopgraph.policies.answer.bridge import (
     bridge_kind,
     find_bridge_evidence,
     focus_stems,
+    heading_bridge,
     named_in_titles,
 )
 from hopgraph.policies.answer.choice import decide_choice, decide_yes_no, is_choice, is_yes_no
@@ -134,6 +135,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     cited_docs = cited_documents(question, state.passages)  # "under the procedure the report cites"
     if cited_docs and len(parts) > 1 and CITED.search(parts[0]):
         bridge = None  # every part is asked of the procedure the report names, not of a bridge's document
+    if bridge is not None and len(parts) > 1 and heading_bridge(state, parts[0], bridge, bridge_round(state, parts)):
+        bridge = None  # the parts are asked side by side of the document whose heading gave the bridge
     multi = len(parts) > 1 and bridge is not None
     last_round = max(max(p.ranks, default=p.round) for p in state.passages)
     chosen: list[tuple[str, Passage]] = []
