@@ -14,7 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from hopgraph.policies.answer.builtin import _unseen_words
-from hopgraph.policies.answer.evidence import Passage, passage_sentences
+from hopgraph.policies.answer.evidence import Passage
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.records import subject_chain
 from tests.support.folders import Folder, ask, csv_text, ingested, write_files
 

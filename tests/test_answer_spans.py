@@ -22,7 +22,8 @@ from hopgraph.policies.answer.aggregate import (
     extreme_row,
     plan_aggregate,
 )
-from hopgraph.policies.answer.evidence import AnswerState, Passage, passage_sentences
+from hopgraph.policies.answer.evidence import AnswerState, Passage
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.rates import rate_times_quantity
 from hopgraph.policies.answer.records import record_answer
 from hopgraph.policies.answer.row_filter import named_quarters

@@ -21,7 +21,8 @@ from hopgraph.config import Context
 from hopgraph.index.factory import close_backend, open_backend
 from hopgraph.index.ingest import ingest_paths
 from hopgraph.policies.answer.aggregate import asks_for_arithmetic, lookup_row, plan_aggregate
-from hopgraph.policies.answer.evidence import Passage, passage_sentences
+from hopgraph.policies.answer.evidence import Passage
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.rates import rate_times_quantity
 from hopgraph.policies.answer.row_filter import named_quarters, named_rows
 

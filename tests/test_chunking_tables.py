@@ -8,7 +8,8 @@ row and rule of the table the chunk before ended in.
 from __future__ import annotations
 
 from hopgraph.index.chunking import Chunker, with_table_headers
-from hopgraph.policies.answer.evidence import Passage, passage_sentences
+from hopgraph.policies.answer.evidence import Passage
+from hopgraph.policies.answer.paragraphs import passage_sentences
 
 HEADER = "| Site | Town | Manager |"
 RULE = "|---|---|---|"

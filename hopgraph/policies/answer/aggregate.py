@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, stems
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.parallel import parallel_counts
 from hopgraph.policies.answer.remainder import remainder_row
 from hopgraph.policies.answer.row_filter import cell_quarters, left_out, named_quarters, named_rows

@@ -19,13 +19,12 @@ from hopgraph.policies.answer.evidence import (
     Passage,
     entities,
     name_like,
-    paragraph_of,
-    passage_sentences,
     regions,
     split_question,
     stem,
     stems,
 )
+from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences
 from hopgraph.policies.answer.row_filter import MONTHS
 from hopgraph.policies.answer.types import PHONE_ASKED, is_personal
 from hopgraph.policies.text import base_title, fold

@@ -14,7 +14,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems, weights
+from hopgraph.policies.answer.evidence import Passage, stems, weights
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.text import GENERIC_NAMES, base_title, entity_spans, fold, terms
 
 _EARLIER = re.compile(r"\b(?:first|older|oldest|earlier|earliest|before|predates?)\b", re.IGNORECASE)

@@ -27,15 +27,9 @@ from hopgraph.policies.answer.choice import decide_choice, decide_yes_no, is_cho
 from hopgraph.policies.answer.compute import (
     Calculation,
 )
-from hopgraph.policies.answer.evidence import (
-    AnswerState,
-    Passage,
-    paragraph_of,
-    passage_sentences,
-    split_question,
-    stems,
-    tidy_question,
-)
+from hopgraph.policies.answer.evidence import AnswerState, Passage, split_question, stems, tidy_question
+from hopgraph.policies.answer.extend import MAX_SENTENCES, continued, runner_up
+from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences, sentence_heading
 from hopgraph.policies.answer.prune import prune
 from hopgraph.policies.answer.reached import (
     bridge_answer,
@@ -47,7 +41,7 @@ from hopgraph.policies.answer.reached import (
 )
 from hopgraph.policies.answer.records import opens_with, record_answer, status_row, subject_chain
 from hopgraph.policies.answer.reorder import from_cited, held_anew, is_row, not_given_yet
-from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row, near_tie
+from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import asking_words, row_record
 from hopgraph.policies.answer.types import THING, YESNO, asked_kind, asks_money, holds_kind, restates, states_money
@@ -55,7 +49,6 @@ from hopgraph.policies.answer.unsettled import closest_unsettled, unsettled
 from hopgraph.policies.answer.wording import calculation_sentence, cited, decision, titled, unrepeated, with_antecedent
 from hopgraph.policies.text import fold, terms
 
-MAX_SENTENCES = 4
 # Words that say how a question asks, not what about: "how often is he supposed to do it?" asks for a frequency of
 # the thread's subject, which a sentence gives without these words ("... every two hours").
 _HOW_ASKED = frozenset(stems("often supposed meant expected usually normally typically"))
@@ -223,8 +216,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             if own_rows and is_row(ranked[0]) and ranked[0] not in own_rows:
                 ranked = own_rows + [c for c in ranked if c not in own_rows]
             take(ranked, 1, 0.3, covered=True)
-            _continue(ranked, chosen, used)
-            _runner_up(ranked, chosen, used, kind, later=len(parts) - i)
+            continued(ranked, chosen, used)
+            runner_up(ranked, chosen, used, kind, later=len(parts) - i)
     else:
         named = named_in_titles(question, state.passages)
         bridge_stems = stems(bridge) if bridge and last_round > 1 and len(parts) > 1 else None
@@ -273,14 +266,16 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             asking = want - {t for a in anchors for t in stems(a)} - _HOW_ASKED
             row = named_row(ranked, subject or part, part)
             if kind not in (THING, YESNO) and not (row is not None and row.holds) and not any(
-                    c.holds and (not asking or stems(c.text) & asking) for c in ranked[:8]):
+                    c.holds and (not asking or stems(f"{c.text} {sentence_heading(c.passage, c.text)}") & asking)
+                    for c in ranked[:8]):
                 continue  # nothing of the asked kind about what was asked: this part stays unanswered
             thing = asked_thing(part)
             if kind == THING and thing and not any(thing <= stems(c.text) for c in ranked[:8]):
                 continue  # "What is the parking policy ...?": no sentence speaks of a parking policy
             head = asked_subject(part)
             if kind != THING and head and not any(
-                    c.holds and stems(c.passage.title + " " + paragraph_of(c.passage, c.text)) & head
+                    c.holds and stems(" ".join((c.passage.title, sentence_heading(c.passage, c.text),
+                                                paragraph_of(c.passage, c.text)))) & head
                     for c in ranked[:8]):
                 continue  # "When is the refurbishment ... due?": no paragraph with a date speaks of a refurbishment
             if bridge and last_round > 1 and ranked and len(parts) == 1:
@@ -295,7 +290,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             own = [c for c in fitting[:8] if c.holds and opens_with(c.text, subject)] if subject else []
             take([row] if one_row and row is not None else own or linked or fitting, 1, 0.3, covered=True)
             if len(parts) > 1:
-                _runner_up(own or linked or fitting, chosen, used, kind, later=len(parts) - i)
+                runner_up(own or linked or fitting, chosen, used, kind, later=len(parts) - i)
         if (len(parts) == 1 and not subject and not found and chosen and len(row_record(chosen[0][0])) > 1
                 and not all(named_in(a, [chosen[0][0], *_prose(chosen[0][1])]) for a in anchors)):
             # A row about another thing than the one the question names ("the autoclave at Stonegate" answered
@@ -363,35 +358,3 @@ def _prose(passage: Passage) -> list[str]:
 
 def _holds(text: str, kind: str, question: str) -> bool:
     return holds_kind(text.split(". ")[-1], kind, question)
-
-
-def _runner_up(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str], kind: str,
-               later: int = 0) -> None:
-    """Quotes a part's runner-up too when the ranking cannot tell it from the best (see :func:`near_tie`), leaving
-    room for the ``later`` parts still to be answered."""
-    if len(chosen) + later < MAX_SENTENCES and (tied := near_tie(ranked, used, kind)) is not None:
-        chosen.append((tied.text, tied.passage))
-        used.add(tied.text)
-
-
-def _continue(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: set[str]) -> None:
-    """The sentence right after the chosen one, when it goes on about the same figure (a cap after a rate); never
-    the next row of a table."""
-    if not chosen or len(chosen) >= MAX_SENTENCES:
-        return
-    text, passage = chosen[-1]
-    sents = passage_sentences(passage)
-    last = text.split(". ")[-1] if text not in sents else text
-    if last not in sents:
-        return
-    i = sents.index(last)
-    if i + 1 >= len(sents):
-        return
-    nxt = sents[i + 1]
-    if nxt in used or not any(c.isdigit() for c in nxt) or not (stems(nxt) & stems(last)):
-        return
-    if len(row_record(last)) > 1 and len(row_record(nxt)) > 1:
-        return  # the next row of a table is another record, not more about this one
-    if any(c.text == nxt or c.text.endswith(nxt) for c in ranked):
-        chosen.append((nxt, passage))
-        used.add(nxt)

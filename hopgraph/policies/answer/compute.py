@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from hopgraph.policies.answer.evidence import Passage, passage_sentences
+from hopgraph.policies.answer.evidence import Passage
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.text import fold
 
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,

@@ -19,9 +19,6 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 
-from hopgraph.citations import is_tabular
-from hopgraph.policies.answer.rows import table_rows
-from hopgraph.policies.answer.sentences import prose_paragraphs, prose_sentences
 from hopgraph.policies.text import STOPWORDS, drop_possessive, entity_spans, fold, terms
 from hopgraph.policies.transcript import message_text, tool_results
 from hopgraph.state import is_question, question_position
@@ -257,61 +254,6 @@ def read_state(messages: Sequence[BaseMessage]) -> AnswerState:
 
 def _count(value: Any) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-
-
-def passage_sentences(passage: Passage) -> list[str]:
-    return list(_sentences_of(is_tabular(passage.kind, passage.source, passage.title), passage.text))
-
-
-def paragraph_of(passage: Passage, sentence: str) -> str:
-    """The paragraph of the passage that holds the sentence (a table row is a paragraph of its own); the
-    sentence itself when none does."""
-    if is_tabular(passage.kind, passage.source, passage.title):
-        return sentence
-    for paragraph in _paragraphs_of(passage.text):
-        if any(s == sentence or sentence.endswith(s) for s in paragraph):
-            return " ".join(paragraph)
-    return sentence
-
-
-@functools.lru_cache(maxsize=4096)
-def _paragraphs_of(text: str) -> tuple[tuple[str, ...], ...]:
-    # Each part of a question checks the same passages again: split each text once.
-    return tuple(tuple(paragraph) for paragraph in prose_paragraphs(text))
-
-
-def paragraph_leads(passage: Passage) -> list[str]:
-    """For each of :func:`passage_sentences`, the opening sentence of its paragraph ('' for the opening sentence
-    itself and for table rows): what a sentence such as "The site manager is Marek Dvorak." is about."""
-    if is_tabular(passage.kind, passage.source, passage.title):
-        return [""] * len(passage_sentences(passage))
-    return list(_leads_of(passage.text))
-
-
-@functools.lru_cache(maxsize=4096)
-def _leads_of(text: str) -> tuple[str, ...]:
-    return tuple("" if i == 0 else paragraph[0] for paragraph in prose_paragraphs(text)
-                 for i in range(len(paragraph)))
-
-
-def paragraph_context(passage: Passage) -> list[str]:
-    """For each of :func:`passage_sentences`, the other sentences of its paragraph ('' for table rows): what the
-    sentence is said about when it does not say it itself ("Omar Haddad leads it." in a paragraph on a team)."""
-    if is_tabular(passage.kind, passage.source, passage.title):
-        return [""] * len(passage_sentences(passage))
-    return list(_context_of(passage.text))
-
-
-@functools.lru_cache(maxsize=4096)
-def _context_of(text: str) -> tuple[str, ...]:
-    return tuple(" ".join(paragraph[:i] + paragraph[i + 1:]) for paragraph in prose_paragraphs(text)
-                 for i in range(len(paragraph)))
-
-
-@functools.lru_cache(maxsize=4096)
-def _sentences_of(tabular: bool, text: str) -> tuple[str, ...]:
-    # Every part of the question scores the same passages again: split each text once.
-    return tuple(table_rows(text) if tabular else prose_sentences(text))
 
 
 def _clean_span(span: str) -> str:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arithmetic
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, stems
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.rates import asks_cost
 from hopgraph.policies.answer.tables import NUMBER_WORDS
 from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL

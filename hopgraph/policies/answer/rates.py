@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arithmetic
-from hopgraph.policies.answer.evidence import Passage, paragraph_of, passage_sentences, stem, stems
+from hopgraph.policies.answer.evidence import Passage, stem, stems
+from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences
 from hopgraph.policies.answer.row_filter import named_months
 from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL, states_money
 

@@ -12,14 +12,8 @@ Intrepid Wind Farm is located"), a sentence from the document a named one names 
 from __future__ import annotations
 
 from hopgraph.policies.answer.bridge import find_bridge_evidence
-from hopgraph.policies.answer.evidence import (
-    AnswerState,
-    Passage,
-    paragraph_leads,
-    paragraph_of,
-    passage_sentences,
-    stems,
-)
+from hopgraph.policies.answer.evidence import AnswerState, Passage, stems
+from hopgraph.policies.answer.paragraphs import paragraph_leads, paragraph_of, passage_sentences
 from hopgraph.policies.answer.records import record_answer
 from hopgraph.policies.answer.select import Candidate, best_sentences
 from hopgraph.policies.answer.tables import row_record

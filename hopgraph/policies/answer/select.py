@@ -17,16 +17,9 @@ from dataclasses import dataclass, replace
 
 from hopgraph.citations import is_tabular
 from hopgraph.policies.answer.contrast import sibling_pairs, speaks_of_sibling
-from hopgraph.policies.answer.evidence import (
-    Passage,
-    paragraph_context,
-    paragraph_leads,
-    passage_sentences,
-    stem,
-    stems,
-    weights,
-)
+from hopgraph.policies.answer.evidence import Passage, stem, stems, weights
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
+from hopgraph.policies.answer.paragraphs import paragraph_context, paragraph_leads, passage_sentences, section_headings
 from hopgraph.policies.answer.row_filter import ISO_DATE, named_at, named_months
 from hopgraph.policies.answer.tables import read_whole, row_record
 from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
@@ -210,6 +203,7 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
         opening = DEFINES * _defines_unnamed(p, question, described)
         leads = paragraph_leads(p)
         context = paragraph_context(p)
+        headings = section_headings(p)
         titled = stems(p.title)
         for i, s in enumerate(passage_sentences(p)):
             got = stems(s)
@@ -236,8 +230,11 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
             # For a name, a date, a place ...: the paragraph's other sentences say what this one is about ("The
             # pastry team is based at Eastgate. Omar Haddad leads it."; "The site manager is Marek Dvorak. It makes
             # the pastries.").
-            around = PARAGRAPH * math.fsum(weight.get(t, 1.0) for t in (stems(context[i]) - counted) & want) \
-                if context[i] and specific else 0.0
+            # So does the heading it stands under ("4. Cray Bridge Pool Manager" over "Moira confirmed that she will
+            # retire on 31 December").
+            setting = f"{context[i]} {headings[i]}".strip()
+            around = PARAGRAPH * math.fsum(weight.get(t, 1.0) for t in (stems(setting) - counted) & want) \
+                if setting and specific else 0.0
             if own <= 0 and inherited <= 0 and not (loose and on_topic and holds and specific) and not (
                     around > 0 and holds and specific):
                 continue

@@ -75,13 +75,42 @@ def prose_sentences(text: str) -> list[str]:
 
 def prose_paragraphs(text: str) -> list[list[str]]:
     """The sentences of running text, paragraph by paragraph."""
+    return [paragraph for _, paragraph in prose_sections(text)]
+
+
+def sentence_headings(text: str) -> list[str]:
+    """For each of :func:`prose_sentences`, the heading it stands under ('' above the first heading): what a
+    sentence is about when neither it nor its paragraph says ("## 4. Cray Bridge Pool Manager" over "Moira confirmed
+    that she will retire on 31 December")."""
+    return [heading for heading, paragraph in prose_sections(text) for _ in paragraph]
+
+
+def leading_heading(text: str) -> str:
+    """The heading the text opens with, before any paragraph ('' when it opens with one)."""
+    sections = prose_sections(text)
+    return sections[0][0] if sections and _opens_with_heading(text, sections[0][0]) else ""
+
+
+def _opens_with_heading(text: str, heading: str) -> bool:
+    for raw in text.splitlines():
+        line = _MARKER.sub("", raw.strip(), count=1).strip()
+        if line:
+            return bool(heading) and line == heading
+    return False
+
+
+def prose_sections(text: str) -> list[tuple[str, list[str]]]:
+    """The sentences of running text, paragraph by paragraph, each paragraph with the heading it stands under."""
     paragraphs: list[str] = []
+    headings: list[str] = []  # the heading over each paragraph
+    heading = ""
     rows: set[int] = set()  # paragraphs that are table rows: one sentence each, never split
     current: list[str] = []
 
     def flush() -> None:
         if current:
             paragraphs.append(" ".join(current))
+            headings.append(heading)
             current.clear()
 
     lines = [raw.strip() for raw in text.splitlines()]
@@ -100,6 +129,7 @@ def prose_paragraphs(text: str) -> list[list[str]]:
             flush()
             rows.add(len(paragraphs))
             paragraphs.append(section[0])
+            headings.append(heading)
             skip_to = section[1]
             continue
         cells = _table_cells(line)
@@ -118,6 +148,7 @@ def prose_paragraphs(text: str) -> list[list[str]]:
                 paragraphs.append("; ".join(f"{h}: {v}" for h, v in zip(header, cells, strict=True) if v))
             else:
                 paragraphs.append(" | ".join(c for c in cells if c))
+            headings.append(heading)
             continue
         header = []
         marker = _MARKER.match(line)
@@ -133,10 +164,12 @@ def prose_paragraphs(text: str) -> list[list[str]]:
             # document by its code, not a heading (other short labelled lines, "Odometer: 47532", stay left out).
             flush()
             paragraphs.append(line)
+            headings.append(heading)
             continue
         if (_is_heading(line) and not listed_figure
                 and (not current or current[-1].endswith((".", "!", "?", ":")))):
             flush()
+            heading = line
             continue  # a title, a clause heading or a page footer
         current.append(line)
     flush()
@@ -146,7 +179,7 @@ def prose_paragraphs(text: str) -> list[list[str]]:
         # A short labelled figure ("Date: 18 July 2026.", "Van hire: £40") is a fact, not a fragment.
         kept = [s.strip() for s in split if len(s.strip()) >= MIN_SENTENCE_CHARS or _LABELLED_FIGURE.match(s.strip())]
         if kept:
-            out.append(kept)
+            out.append((headings[i], kept))
     return out
 
 

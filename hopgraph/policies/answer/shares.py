@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.aggregate import ASKS_QUANTITY, Aggregate, Operand, asks_for_arithmetic
-from hopgraph.policies.answer.evidence import Passage, entities, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, entities, stems
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL
 
 _SHARE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:%|per ?cent)\s+of\s+(?:the\s+|its\s+|their\s+|our\s+)?([^,.;:()]{2,40})",

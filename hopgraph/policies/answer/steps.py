@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, stems
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.sentences import DOCUMENT_CODE
 from hopgraph.policies.text import fold, sentences
 

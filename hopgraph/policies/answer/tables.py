@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hopgraph.policies.answer.evidence import Passage, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, stems
 from hopgraph.policies.answer.meaning import closest_label
+from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.row_filter import named_rows
 from hopgraph.policies.text import fold, terms
 

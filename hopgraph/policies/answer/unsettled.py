@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from hopgraph.policies.answer.evidence import Passage, entities, name_like, paragraph_of, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, entities, name_like, stems
+from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences
 from hopgraph.policies.answer.types import (
     AMOUNT,
     DATE,

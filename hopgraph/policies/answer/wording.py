@@ -9,7 +9,8 @@ import re
 from hopgraph.policies.answer.bridge import focus_stems
 from hopgraph.policies.answer.choice import Evidence
 from hopgraph.policies.answer.compute import Calculation, format_amount, printed_numbers
-from hopgraph.policies.answer.evidence import Passage, paragraph_leads, paragraph_of, passage_sentences, stems
+from hopgraph.policies.answer.evidence import Passage, stems
+from hopgraph.policies.answer.paragraphs import paragraph_leads, paragraph_of, passage_sentences
 from hopgraph.policies.text import base_title
 
 # Inside a sentence, a word that points back to the sentence before: "Tomasz Wilk and Grace Okafor are its other
