@@ -92,6 +92,8 @@ def bridge_round(state: AnswerState, parts: list[str]) -> int:
 
 
 
+_DOES_IT = re.compile(r"\b(?:do|does|did|doing|done)\s+(?:it|that|this)\b", re.IGNORECASE)
+_ASKING = frozenset(stems("who whom what which when where how does do did"))
 _ELSE = re.compile(r"\b(?:who|what|which|anyone|anybody|someone|somebody)\s+else\b|\bother (?:members?|people|staff)\b",
                    re.IGNORECASE)
 _WHICH_KIND = re.compile(r"^\s*(?:which|what)\s+(?:of\s+(?:our|the|your|their)\s+)?([a-z]+)", re.IGNORECASE)
@@ -251,6 +253,9 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         for i, (part, kind) in enumerate(zip(parts if not found else [], kinds, strict=False), start=1):
             # A follow-up's subject picks the documents; its own words pick the sentence.
             want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
+            if subject and state.history and _DOES_IT.search(part):
+                # "How often is he supposed to do it?": "it" is what the last question asked about.
+                want |= stems(state.history[-1][0]) - _ASKING
             if cited_docs and CITED.search(part) and ", " in part:
                 # "At what temperature must frozen food be binned, when the freezer at Whinfield died ... under the
                 # procedure named in the report": the procedure is read for what is asked, not for the story.
