@@ -4,9 +4,9 @@
 say "In May Lena booked 52 hours of agency porter cover for the east wing" and the rates memo "Agency porters from
 Northgate Staffing: £19.40 an hour": 52 × £19.40, computed with run_python. The April invoice for 30 hours of the
 same cover is another month's and is left out. "What will the replacement van we hired in October end up costing?"
-finds the days in the paragraph about the van ("off the road for 4 working days") and the daily rate in the memo's
-paragraph on vehicle hire. A folder written here is ingested into the default embedded index and asked through the
-graph with the built-in answer policy.
+(or "What should that bill come to?") finds the days in the paragraph about the van ("off the road for 4 working
+days") and the daily rate in the memo's paragraph on vehicle hire. A folder written here is ingested into the
+default embedded index and asked through the graph with the built-in answer policy.
 """
 
 from __future__ import annotations
@@ -64,4 +64,12 @@ def test_hours_in_the_minutes_times_the_hourly_rate(folder: Folder) -> None:
 
 def test_days_in_the_paragraph_times_the_daily_rate(folder: Folder) -> None:
     answer = str(ask(folder, "What will the replacement van we hired in October end up costing?")["answer"])
+    assert "380" in answer and "95.00" in answer, answer
+
+
+def test_what_should_the_bill_come_to(folder: Folder) -> None:
+    # "What should ... come to?" asks for a cost as "What will ... cost?" does.
+    question = ("Kerrow still haven't billed us for the van we hired while ours had its brakes done. What should that "
+                "bill come to?")
+    answer = str(ask(folder, question)["answer"])
     assert "380" in answer and "95.00" in answer, answer

@@ -21,8 +21,8 @@ from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences
 from hopgraph.policies.answer.row_filter import named_months
 from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL, states_money
 
-_HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would) (?:[\w'’-]+ ){1,14}?(?:cost|costing|come to)\b",
-                       re.IGNORECASE)
+_HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would|should|could|might) (?:[\w'’-]+ ){1,14}?"
+                       r"(?:cost|costing|come to)\b", re.IGNORECASE)
 _PER_WORDS = ("per", "a", "an", "each", "for each", "for every", "every")
 _PER_ALTERNATION = "|".join(sorted(_PER_WORDS, key=len, reverse=True))
 _RATE = re.compile(
