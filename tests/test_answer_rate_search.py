@@ -63,3 +63,12 @@ def test_the_rate_searched_for_then_multiplied(folder: Folder) -> None:
     answer = str(result["answer"])
     assert "384 × 45p = 172.80 GBP" in answer, answer
     assert {c["doc_id"] for c in result["citations"]} == {"centres/summer-lessons.md", "finance/staff-expenses.md"}
+
+
+def test_a_mileage_claim_counts_miles() -> None:
+    # "put in a mileage claim" counts miles ("a" before "mileage" makes no rate of it, as it does in "a day"), and
+    # the miles found call for the rate per mile.
+    note = _passage("note", NOTE)
+    question = ("Esme's going to put in a mileage claim for her summer cover at Quarry Lane. How much should she get "
+                "back?")
+    assert rate_query(question, [note]) == "rate per mile"

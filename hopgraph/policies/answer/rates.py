@@ -59,8 +59,8 @@ def _counts_units(question: str, unit: str) -> bool:
     if not unit_stems:
         return False  # "for", "the": no unit
     words = re.findall(r"[\w']+", question.lower())
-    # "the mileage", "the tonnage": a number of miles, of tons.
-    return any((stems(w) == unit_stems or w == f"{stem(unit)}age") and (i == 0 or words[i - 1] not in _PER_WORDS)
+    # "the mileage", "a mileage claim", "the tonnage": a number of miles, of tons, whatever word comes before it.
+    return any(w == f"{stem(unit)}age" or (stems(w) == unit_stems and (i == 0 or words[i - 1] not in _PER_WORDS))
                for i, w in enumerate(words))
 
 
