@@ -22,7 +22,10 @@ from hopgraph.policies.answer.row_filter import named_months
 from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL, states_money
 
 _HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would|should|could|might) (?:[\w'’-]+ ){1,14}?"
-                       r"(?:cost|costing|come to)\b", re.IGNORECASE)
+                       r"(?:cost|costing|come to)\b|"
+                       # "What should we expect the bill to be?", "What will the invoice be?"
+                       r"\bwhat (?:will|would|should|might) (?:[\w'’-]+ ){0,6}?(?:bill|invoice|cost|total)s? "
+                       r"(?:to )?be\b", re.IGNORECASE)
 _PER_WORDS = ("per", "a", "an", "each", "for each", "for every", "every")
 _PER_ALTERNATION = "|".join(sorted(_PER_WORDS, key=len, reverse=True))
 _RATE = re.compile(
@@ -149,6 +152,12 @@ def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | N
     if not quantities:
         return None
     _, _, quantity, quantity_sentence, quantity_passage = max(quantities, key=lambda q: (q[0], q[1]))
+    # Of rates for that unit that fit the question alike, the one said of what the quantity is of ("an equine locum
+    # vet for 9 days" takes "Equine locum vet, day: £520.00", not the small animal rate above it).
+    best = max(r[0] for r in rates)
+    tied = [r for r in rates if r[0] == best and r[2].group("unit").lower() == unit]
+    _, _, rate, rate_sentence, rate_passage = max(
+        tied, key=lambda r: (len(stems(r[3]) & stems(quantity_sentence)), r[1]))
     value, currency = _rate(rate)
     operands = [Operand(float(quantity.group(1).replace(",", "")), quantity.group(1), quantity_sentence,
                         quantity_passage),
