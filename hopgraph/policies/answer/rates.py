@@ -28,15 +28,26 @@ _HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would|should|co
                        r"(?:to )?be\b", re.IGNORECASE)
 _PER_WORDS = ("per", "a", "an", "each", "for each", "for every", "every")
 _PER_ALTERNATION = "|".join(sorted(_PER_WORDS, key=len, reverse=True))
-_RATE = re.compile(
-    r"(?:(?P<symbol>[£€$])\s?(?P<amount>\d+(?:\.\d+)?)|(?P<pence>\d+(?:\.\d+)?)\s?p|"
-    r"(?P<code>EUR|GBP|USD|CHF)\s?(?P<coded>\d+(?:\.\d+)?)|(?P<plain>\d+(?:\.\d+)?)\s?(?P<after>EUR|GBP|USD|CHF))"
-    rf"\s+(?:{_PER_ALTERNATION})\s+(?P<unit>[a-z]+)\b",
-    re.IGNORECASE,
-)
+_MONEY_AMOUNT = (r"(?:(?P<symbol>[£€$])\s?(?P<amount>\d+(?:\.\d+)?)|(?P<pence>\d+(?:\.\d+)?)\s?p|"
+                 r"(?P<code>EUR|GBP|USD|CHF)\s?(?P<coded>\d+(?:\.\d+)?)|(?P<plain>\d+(?:\.\d+)?)\s?(?P<after>EUR|GBP|USD|CHF))")
+_RATE = re.compile(rf"{_MONEY_AMOUNT}\s+(?:{_PER_ALTERNATION})\s+(?P<unit>[a-z]+)\b", re.IGNORECASE)
+# A rate whose unit a table's column names: "Weekday rate per hour: £15.80".
+_HEADED_RATE = re.compile(rf"\bper\s+(?P<unit>[a-z]+)\s*:\s*{_MONEY_AMOUNT}", re.IGNORECASE)
+
+
+def _rates_in(sentence: str) -> list[re.Match[str]]:
+    """The rates a sentence or table row states: "£12.50 an hour", "Rate per hour: £12.50"."""
+    return [*_RATE.finditer(sentence), *_HEADED_RATE.finditer(sentence)]
+
+
+def _amount_text(match: re.Match[str]) -> str:
+    """The money a rate states, as written ("45p", "£12.50")."""
+    start = min(match.start(g) for g in ("symbol", "pence", "code", "plain") if match.group(g) is not None)
+    end = max(match.end(g) for g in ("amount", "pence", "coded", "after") if match.group(g) is not None)
+    text = match.string[start:end]
+    return text if not match.group("pence") else f"{text}p"
 # A rate and a quantity the question names no unit of: each said with at least this many of its words.
 IMPLIED_WORDS = 2
-_PER = re.compile(rf"\s+(?:{_PER_ALTERNATION})\s+", re.IGNORECASE)
 
 
 def asks_cost(question: str) -> bool:
@@ -82,7 +93,7 @@ def rate_query(question: str, passages: list[Passage]) -> str | None:
     sentences = [s for p in passages for s in passage_sentences(p)]
     if any(states_money(s) and len(stems(s) & want) >= 2 for s in sentences):
         return None  # a sum of money about what is asked is found: the answer may be that, not a product
-    rated = {stem(m.group("unit")) for s in sentences for m in _RATE.finditer(s)}
+    rated = {stem(m.group("unit")) for s in sentences for m in _rates_in(s)}
     for sentence in sentences:
         if not stems(sentence) & want:
             continue
@@ -116,7 +127,7 @@ def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | N
     sentences = [(s, p) for p in passages for s in passage_sentences(p)]
     rates: list[tuple[int, int, re.Match[str], str, Passage]] = []
     for order, (sentence, passage) in enumerate(sentences):
-        for m in _RATE.finditer(sentence):
+        for m in _rates_in(sentence):
             if _counts_units(question, m.group("unit")):
                 rates.append((len(stems(sentence) & want), -order, m, sentence, passage))
     # "What did the agency lifeguards cost us?" names no unit: a rate said of what it asks about ("Agency lifeguards:
@@ -124,7 +135,7 @@ def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | N
     implied = not rates
     if implied:
         rates = [(len(stems(paragraph_of(passage, sentence)) & want), -order, m, sentence, passage)
-                 for order, (sentence, passage) in enumerate(sentences) for m in _RATE.finditer(sentence)
+                 for order, (sentence, passage) in enumerate(sentences) for m in _rates_in(sentence)
                  if len(stems(paragraph_of(passage, sentence)) & want) >= IMPLIED_WORDS
                  and not stems(m.group("unit")) & want]  # "... for meals per day?" asks for the rate itself
     if not rates:
@@ -161,7 +172,7 @@ def rate_times_quantity(question: str, passages: list[Passage]) -> Aggregate | N
     value, currency = _rate(rate)
     operands = [Operand(float(quantity.group(1).replace(",", "")), quantity.group(1), quantity_sentence,
                         quantity_passage),
-                Operand(value, _PER.split(rate.group(0))[0], rate_sentence, rate_passage)]
+                Operand(value, _amount_text(rate), rate_sentence, rate_passage)]
     agg = Aggregate("product", operands, "", unit=currency)
     agg.inputs = list(operands)
     return agg
