@@ -123,17 +123,16 @@ def find_bridge_evidence(state: AnswerState, first_part: str, round_no: int = 1)
 _PAGE = re.compile(r"\s*-\s*page\s+\d+\s*$", re.IGNORECASE)
 
 
-def heading_bridge(state: AnswerState, first_part: str, bridge: str, round_no: int = 1) -> bool:
+def heading_bridge(question: str, bridge: str, evidence: tuple[str, str, Passage]) -> bool:
     """The bridge is a name (no code) from nothing but the heading of a document the question names ("Freight
     Services Agreement - Baltic Freight Services AB - page 3" for "the Baltic freight deal"): a name of the document
     the question is about, not a link to another one. (A code in a heading is a link: a report's number cited by a
-    procedure.)"""
-    evidence = find_bridge_evidence(state, first_part, round_no)
-    if evidence is None or evidence[0] != bridge or CODE.fullmatch(bridge):
+    procedure.) ``evidence``: from :func:`find_bridge_evidence`."""
+    found, sentence, passage = evidence
+    if found != bridge or CODE.fullmatch(bridge):
         return False
-    sentence, passage = evidence[1], evidence[2]
     heading = fold(_PAGE.sub("", sentence)).rstrip(". ") == fold(passage.title).rstrip(". ")
-    named = {t for word in state.question.split()[1:] if word[:1].isupper() for t in stems(word)}
+    named = {t for word in question.split()[1:] if word[:1].isupper() for t in stems(word)}
     return heading and bool(named & stems(passage.title))
 
 

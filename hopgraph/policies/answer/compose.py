@@ -93,7 +93,6 @@ def bridge_round(state: AnswerState, parts: list[str]) -> int:
 
 
 _DOES_IT = re.compile(r"\b(?:do|does|did|doing|done)\s+(?:it|that|this)\b", re.IGNORECASE)
-_ASKING = frozenset(stems("who whom what which when where how does do did"))
 _ELSE = re.compile(r"\b(?:who|what|which|anyone|anybody|someone|somebody)\s+else\b|\bother (?:members?|people|staff)\b",
                    re.IGNORECASE)
 _WHICH_KIND = re.compile(r"^\s*(?:which|what)\s+(?:of\s+(?:our|the|your|their)\s+)?([a-z]+)", re.IGNORECASE)
@@ -130,7 +129,9 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     cited_docs = cited_documents(question, state.passages)  # "under the procedure the report cites"
     if cited_docs and len(parts) > 1 and CITED.search(parts[0]):
         bridge = None  # every part is asked of the procedure the report names, not of a bridge's document
-    if bridge is not None and len(parts) > 1 and heading_bridge(state, parts[0], bridge, bridge_round(state, parts)):
+    first = bridge_round(state, parts)
+    evidence = find_bridge_evidence(state, parts[0], first) if bridge is not None and len(parts) > 1 else None
+    if bridge is not None and evidence is not None and heading_bridge(state.question, bridge, evidence):
         bridge = None  # the parts are asked side by side of the document whose heading gave the bridge
     multi = len(parts) > 1 and bridge is not None
     last_round = max(max(p.ranks, default=p.round) for p in state.passages)
@@ -154,10 +155,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         return added
 
     kinds = [asked_kind(p) for p in parts]
-    first = bridge_round(state, parts)
     if multi and last_round > first:
         assert bridge is not None
-        evidence = find_bridge_evidence(state, parts[0], first)
         status = status_row(parts[0], state.passages)
         if status is not None and status[1] == bridge:
             # Part one is answered by the row its status picked ("the bill we're in an argument about").
@@ -255,7 +254,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             want = (stems(part) - stems(subject)) or stems(part) if subject else stems(part)
             if subject and state.history and _DOES_IT.search(part):
                 # "How often is he supposed to do it?": "it" is what the last question asked about.
-                want |= stems(state.history[-1][0]) - _ASKING
+                want |= stems(state.history[-1][0])
             if cited_docs and CITED.search(part) and ", " in part:
                 # "At what temperature must frozen food be binned, when the freezer at Whinfield died ... under the
                 # procedure named in the report": the procedure is read for what is asked, not for the story.
