@@ -278,7 +278,8 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         status = status_row(parts[0], state.passages) if state.passages and extreme is None else None
         bridge = (extreme.name if extreme is not None and extreme.name else status[1] if status is not None else
                   find_bridge(state, parts[0], first) if state.passages else None)
-        if search_rounds == 1 and len(parts) > 1 and state.passages and _first_part_unanswered(state, parts):
+        if (search_rounds == 1 and len(parts) > 1 and state.passages and extreme is None
+                and _first_part_unanswered(state, parts)):
             # The first search went to the later part: search the first part alone (with the status it speaks of
             # in other words: "... in an argument about" -> Disputed), then hop.
             said = " ".join(s.capitalize() for s in statuses_named(parts[0]))

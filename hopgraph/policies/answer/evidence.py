@@ -131,6 +131,8 @@ _RELATIVE_INSIDE = re.compile(r"\s(?:who|whom|whose|which)\s", re.IGNORECASE)
 # "While the driver was waiting for recovery, how often ...?", "When the kiosk jammed, how long ...?": a clause
 # that sets the scene for the question after it, not a question of its own ("When was it built, and who ...?" is).
 _SCENE = re.compile(r"^(?:while|after|before|since|once|if|although|though|because|until|following|during|"
+                    # "Looking at the supplier scorecard, who ...": where to look, not a question of its own.
+                    r"looking at|going by|going off|according to|based on|judging by|checking|"
                     r"when(?!\s+(?:is|are|was|were|did|does|do|will|would|has|have|had|can|could|should)\b))\s",
                     re.IGNORECASE)
 
