@@ -309,9 +309,12 @@ PLACE_WORDS = frozenset(stems("city town county state street road lane avenue sq
 
 
 # "Invite the person to the quiet room", "kept in the plant room store": a place inside a building, unnamed.
-_PLACE_PHRASE = re.compile(r"\b(?:to|in|into|inside|at|behind|outside|next to)\s+(?:the|a|an|our)\s+"
-                           r"(?:[a-z\-]+\s+){0,2}(?:room|area|office|yard|bay|store|storeroom|cupboard|cabinet|hall|entrance|corridor|"
-                           r"car park|shed|building|safe|locker)s?\b")
+_PLACE_HEADS = (r"(?:room|area|office|yard|bay|store|storeroom|cupboard|cabinet|hall|entrance|corridor|car park|shed|"
+                r"building|safe|locker)s?")
+# "to the store room", and without an article when a letter or number says which one ("to cold store A", "in bay 4").
+_PLACE_PHRASE = re.compile(rf"\b(?:to|in|into|inside|at|behind|outside|next to)\s+(?:(?:the|a|an|our)\s+"
+                           rf"(?:[a-z\-]+\s+){{0,2}}{_PLACE_HEADS}\b|(?:[a-z\-]+\s+){{0,2}}{_PLACE_HEADS}\s+"
+                           rf"(?:[A-Z]|\d+)\b)")
 
 
 def _placed(sentence: str, span: str, pos: int) -> bool:
