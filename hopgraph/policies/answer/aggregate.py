@@ -290,9 +290,16 @@ _SUPERLATIVE = re.compile(r"\b(?:(lowest|least|smallest|fewest|worst|cheapest|sh
                           r"(highest|most|largest|biggest|best|greatest|dearest|longest|maximum))\b", re.IGNORECASE)
 
 
+# "delivered every order on time", "didn't miss a single delivery date", "never late": the highest on-time figure.
+_ALWAYS_ON_TIME = re.compile(r"\b(?:every|each|all)\s+(?:\w+\s+){0,2}on[\s-]time\b|"
+                             r"\b(?:did\s*n[o']t|didn’t|never)\s+miss(?:ed)?\s+(?:a\s+single|any|one)\b|"
+                             r"\bnever\s+(?:\w+\s+)?late\b|\b(?:spotless|perfect|flawless)\s+on[\s-]time\b",
+                             re.IGNORECASE)
+
+
 def asks_for_extreme(question: str) -> bool:
     """"Which clinic spent the most ...?", "the lowest score": the question asks for the row with an extreme value."""
-    return _SUPERLATIVE.search(question) is not None
+    return _SUPERLATIVE.search(question) is not None or _ALWAYS_ON_TIME.search(question) is not None
 
 
 @dataclass(frozen=True)
@@ -319,10 +326,12 @@ def extreme_row(question: str, passages: list[Passage]) -> Extreme | None:
     names by their cells, "in the third quarter", when it names some); None without
     such a column, with fewer than two rows, or when two rows share the extreme value."""
     m = _SUPERLATIVE.search(question)
-    records = table_records(passages) if m else []
-    if m is None or not records:
+    always = _ALWAYS_ON_TIME.search(question) if m is None else None
+    records = table_records(passages) if m or always else []
+    if not records:
         return None
-    want = stems(question)
+    # Never late: the row with the highest on-time figure.
+    want = stems(question) | (stems("on time") if always else set())
     numeric = [c for c in dict.fromkeys(k for r, _, _ in records for k in r)
                if all(cell_number(r[c]) is not None for r, _, _ in records if c in r)]
     # The column sharing the most words with the question; of two alike, the one the question names whole
@@ -338,13 +347,14 @@ def extreme_row(question: str, passages: list[Passage]) -> Extreme | None:
     rows = [(v, r) for r in named or with_column if (v := cell_number(r[0][column])) is not None]
     if len(rows) < 2:
         return None
-    lowest = m.group(1) is not None
+    lowest = m is not None and m.group(1) is not None
     best = min(v for v, _ in rows) if lowest else max(v for v, _ in rows)
     winners = [r for v, r in rows if v == best]
     if len(winners) != 1:
         return None
     record, row, passage = winners[0]
-    return Extreme(record, row, passage, column, m.group(0).lower(), record[column], len(rows))
+    word = m.group(0).lower() if m is not None else "highest"
+    return Extreme(record, row, passage, column, word, record[column], len(rows))
 
 
 def extreme_answer(found: Extreme) -> str:

@@ -30,6 +30,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from hopgraph.policies.answer.aggregate import (
     aggregate_answer,
+    asks_for_extreme,
     extreme_answer,
     extreme_row,
     lookup_answer,
@@ -79,6 +80,7 @@ from hopgraph.policies.answer.select import best_sentences, doc_links, plain_row
 from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import CITED, cited_code, cited_documents, named_procedure
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
+from hopgraph.policies.answer.tables import table_records
 from hopgraph.policies.answer.thread import thread_subject
 from hopgraph.policies.answer.types import PERSON, THING, YESNO, asked_kind, holds_kind
 from hopgraph.policies.answer.unsettled import unsettled
@@ -279,7 +281,8 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
         bridge = (extreme.name if extreme is not None and extreme.name else status[1] if status is not None else
                   find_bridge(state, parts[0], first) if state.passages else None)
         if (search_rounds == 1 and len(parts) > 1 and state.passages and extreme is None
-                and _first_part_unanswered(state, parts)):
+                and ((asks_for_extreme(parts[0]) and not table_records(state.passages))
+                     or _first_part_unanswered(state, parts))):
             # The first search went to the later part: search the first part alone (with the status it speaks of
             # in other words: "... in an argument about" -> Disputed), then hop.
             said = " ".join(s.capitalize() for s in statuses_named(parts[0]))

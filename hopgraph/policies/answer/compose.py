@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from hopgraph.policies.answer.aggregate import lookup_row
+from hopgraph.policies.answer.aggregate import extreme_row, lookup_row
 from hopgraph.policies.answer.anchors import mentioned, named_in, question_anchors, unknown_version
 from hopgraph.policies.answer.asked import asked_subject, asked_thing
 from hopgraph.policies.answer.bridge import (
@@ -158,10 +158,16 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     if multi and last_round > first:
         assert bridge is not None
         status = status_row(parts[0], state.passages)
+        extreme = extreme_row(parts[0], state.passages)
         if status is not None and status[1] == bridge:
             # Part one is answered by the row its status picked ("the bill we're in an argument about").
             chosen.append((status[0][1], status[0][2]))
             used.add(status[0][1])
+        elif extreme is not None and extreme.name == bridge:
+            # Part one is answered by the row with the extreme value ("which supplier delivered every order on
+            # time"), not by a sentence sharing its words about another.
+            chosen.append((extreme.row, extreme.passage))
+            used.add(extreme.row)
         elif evidence is not None and evidence[0] == bridge:
             # Part one is answered by the sentence the bridge came from.
             chosen.append((evidence[1], evidence[2]))
