@@ -7,6 +7,7 @@ reason, and carries no result.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import socket
 from collections.abc import Iterator
@@ -23,10 +24,13 @@ QUESTION = {"question": "Which supplier delivered Project Beta late?"}
 BOB_DOCS = {"beta": ("Project Beta", "Project Beta was delivered late by the supplier Kessler.")}
 
 
-def _closed_port() -> int:
+@contextlib.contextmanager
+def _closed_port() -> Iterator[int]:
+    """A port every connection to is refused: bound, never listened on, and held while the test runs, so the server
+    started next (which asks the system for a free port too) cannot be handed the same one."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+        yield int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -38,19 +42,20 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     write_auth_file(auth_file, keys)
     # The operator's index is not where the server is told it is (a volume that was not mounted).
     broken_index = tmp / "not-mounted"
-    overrides = {
-        "HOPGRAPH_INDEX": str(broken_index),
-        "HOPGRAPH_CHECKPOINT_DB": str(tmp / "checkpoints.sqlite"),
-        "HOPGRAPH_AUTH_FILE": str(auth_file),
-        "HOPGRAPH_ALLOWED_MODELS": "builtin,openai:gone",
-        "OPENAI_BASE_URL": f"http://127.0.0.1:{_closed_port()}/v1",
-        "OPENAI_API_KEY": "sk-operator",
-        "HOPGRAPH_MODEL_TIMEOUT": "3",
-        "HOPGRAPH_MAX_ACTIVE_RUNS": "8",
-    }
-    log_path = tmp / "server.log"
-    with dev_server(server_env(**overrides), log_path) as url:
-        yield Served(url=url, keys=keys, auth_file=auth_file, log_path=log_path, tmp=tmp)
+    with _closed_port() as model_port:
+        overrides = {
+            "HOPGRAPH_INDEX": str(broken_index),
+            "HOPGRAPH_CHECKPOINT_DB": str(tmp / "checkpoints.sqlite"),
+            "HOPGRAPH_AUTH_FILE": str(auth_file),
+            "HOPGRAPH_ALLOWED_MODELS": "builtin,openai:gone",
+            "OPENAI_BASE_URL": f"http://127.0.0.1:{model_port}/v1",
+            "OPENAI_API_KEY": "sk-operator",
+            "HOPGRAPH_MODEL_TIMEOUT": "3",
+            "HOPGRAPH_MAX_ACTIVE_RUNS": "8",
+        }
+        log_path = tmp / "server.log"
+        with dev_server(server_env(**overrides), log_path) as url:
+            yield Served(url=url, keys=keys, auth_file=auth_file, log_path=log_path, tmp=tmp)
 
 
 async def _status(call: Any) -> tuple[int, str]:
