@@ -4,8 +4,9 @@
 a rate card saying "Hull to Rotterdam, full pallet: EUR 210" and "Express surcharge: 60 percent" is 5 × 210 × 1.6 EUR.
 The question asks what something costs and counts the units itself ("five full pallets", "3 nights"); the price is a
 sum of money said right after the unit (its label, "full pallet: EUR 210", or "EUR 210 per pallet"), in the sentence
-sharing the most words with the question (the route); a surcharge counts when the question says the word it is for
-("express"). The rows and sentences the price and the surcharge came from are cited; the quantity is the question's.
+sharing the most words with the question (the route; a name the question gives is enough); a surcharge counts when
+the question says the word it is for ("express"). The rows and sentences the price and the surcharge came from are
+cited; the quantity is the question's.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def priced_quantity(question: str, passages: list[Passage]) -> Aggregate | None:
     quantity = float(number) if number.isdigit() else float(NUMBER_WORDS[number])
     unit = phrase[:-1]  # "full pallets" -> "full pallet"
     want = stems(question) - stems(unit)
+    # A place or a name the question gives picks the row by itself ("to Gdansk": "Hull to Gdansk, full pallet").
+    named = {t for w in question.split()[1:] if w[:1].isupper() for t in stems(w)} & want
     prices: list[tuple[int, int, float, str, str, str, Passage]] = []
     order = 0
     for passage in passages:
@@ -51,7 +54,7 @@ def priced_quantity(question: str, passages: list[Passage]) -> Aggregate | None:
                 if money is None or money.start() - at > _NEAR:
                     continue
                 shared = len(stems(sentence) & want)
-                if shared >= _SHARED:
+                if shared >= _SHARED or (shared and stems(sentence) & named):
                     currency = money.group("code") or CURRENCY_OF_SYMBOL[money.group("symbol")]
                     prices.append((shared, -order, float(money.group("amount").replace(",", "")), money.group(0),
                                    currency.upper(), sentence, passage))
