@@ -19,6 +19,7 @@ from hopgraph.policies.answer.evidence import (
     Passage,
     entities,
     name_like,
+    named_stems,
     regions,
     split_question,
     stem,
@@ -132,7 +133,7 @@ def heading_bridge(question: str, bridge: str, evidence: tuple[str, str, Passage
     if found != bridge or CODE.fullmatch(bridge):
         return False
     heading = fold(_PAGE.sub("", sentence)).rstrip(". ") == fold(passage.title).rstrip(". ")
-    named = {t for word in question.split()[1:] if word[:1].isupper() for t in stems(word)}
+    named = named_stems(question)
     return heading and bool(named & stems(passage.title))
 
 

@@ -158,12 +158,11 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
     if multi and last_round > first:
         assert bridge is not None
         status = status_row(parts[0], state.passages)
-        extreme = extreme_row(parts[0], state.passages)
         if status is not None and status[1] == bridge:
             # Part one is answered by the row its status picked ("the bill we're in an argument about").
             chosen.append((status[0][1], status[0][2]))
             used.add(status[0][1])
-        elif extreme is not None and extreme.name == bridge:
+        elif (extreme := extreme_row(parts[0], state.passages)) is not None and extreme.name == bridge:
             # Part one is answered by the row with the extreme value ("which supplier delivered every order on
             # time"), not by a sentence sharing its words about another.
             chosen.append((extreme.row, extreme.passage))

@@ -117,6 +117,12 @@ def stems(text: str) -> set[str]:
     return set(_stems(text))
 
 
+def named_stems(question: str) -> set[str]:
+    """Stems of the names a question gives: its capitalized words after the first ("Gdansk" of "What would five
+    full pallets to Gdansk cost?")."""
+    return {t for word in question.split()[1:] if word[:1].isupper() for t in stems(word)}
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _stems(text: str) -> frozenset[str]:
     # Cached: every part of the question scores the same sentences again.

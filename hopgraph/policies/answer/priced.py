@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.aggregate import Aggregate, Operand, asks_for_arithmetic
-from hopgraph.policies.answer.evidence import Passage, stems
+from hopgraph.policies.answer.evidence import Passage, named_stems, stems
 from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.rates import asks_cost
 from hopgraph.policies.answer.tables import NUMBER_WORDS
@@ -43,7 +43,7 @@ def priced_quantity(question: str, passages: list[Passage]) -> Aggregate | None:
     unit = phrase[:-1]  # "full pallets" -> "full pallet"
     want = stems(question) - stems(unit)
     # A place or a name the question gives picks the row by itself ("to Gdansk": "Hull to Gdansk, full pallet").
-    named = {t for w in question.split()[1:] if w[:1].isupper() for t in stems(w)} & want
+    named = named_stems(question) & want
     prices: list[tuple[int, int, float, str, str, str, Passage]] = []
     order = 0
     for passage in passages:

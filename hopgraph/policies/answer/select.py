@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from hopgraph.citations import is_tabular
 from hopgraph.policies.answer.contrast import sibling_pairs, speaks_of_sibling
-from hopgraph.policies.answer.evidence import Passage, stem, stems, weights
+from hopgraph.policies.answer.evidence import Passage, named_stems, stem, stems, weights
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
 from hopgraph.policies.answer.paragraphs import paragraph_context, paragraph_leads, passage_sentences, section_headings
 from hopgraph.policies.answer.row_filter import ISO_DATE, named_at, named_months
@@ -188,7 +188,7 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
     described = described_answer(question) if kind in (THING, PERSON) else set()
     slots = answer_slots(question)
     # Stems of the names the question gives (capitalized words after its first), or a follow-up's subject.
-    named = {t for w in question.split()[1:] if w[:1].isupper() for t in stems(w)} & (want | (about or set()))
+    named = named_stems(question) & (want | (about or set()))
     siblings = sibling_pairs(question, (p.text for p in passages))
     asked_stems = stems(question)
     scored: list[Candidate] = []
