@@ -164,7 +164,7 @@ def test_a_question_opening_with_a_full_name_is_not_unanswerable_for_its_decade(
 
 
 def test_a_sentence_filling_the_slot_before_the_question_word_answers() -> None:
-    from hopgraph.policies.answer.select import answer_slots, fills_answer_slot
+    from hopgraph.policies.answer.slots import answer_slots, fills_answer_slot
 
     slots = answer_slots("Kate Ramsay is a character from a soap opera created by who?")
     assert fills_answer_slot("It was created by TV executive Reg Watson.", slots)
@@ -241,7 +241,7 @@ def test_the_film_in_which_names_the_kind_of_bridge() -> None:
 
 
 def test_a_name_the_question_gives_does_not_describe_the_answer() -> None:
-    from hopgraph.policies.answer.select import described_answer
+    from hopgraph.policies.answer.slots import described_answer
 
     assert described_answer("What penalty applies when Ostrava Optics delivers late?") == set()
     assert described_answer("Which Danish heavy metal band from Copenhagen released it?") >= {"heavy", "metal", "band"}

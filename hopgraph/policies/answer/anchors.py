@@ -3,7 +3,8 @@
 An answer is only as good as its subject: a question about "Orchard Vale" answered from passages that never name
 it, or about "firmware 4.4.0" from the notes of 4.1.0, is answered "not found" instead. A name counts as named when
 most of its words are there, not counting the words every yard or road has ("North Yard" is not "South Yard"); a
-version number counts only when written exactly.
+version number counts only when written exactly. A sentence about another code of the same series ("TS-40" for a
+question about the "TS-60") answers nothing about it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.evidence import CODE, Passage, name_like, stems
+from hopgraph.policies.answer.paragraphs import paragraph_of
 from hopgraph.policies.answer.types import PLACE_WORDS
 from hopgraph.policies.text import entity_spans, fold, terms
 
@@ -51,3 +53,16 @@ def unknown_version(question: str, passages: list[Passage]) -> bool:
     """The question names a version number ("firmware 4.4.0") that no passage found writes."""
     versions = _VERSION.findall(question)
     return bool(versions) and not any(v in p.title + " " + p.text for v in versions for p in passages)
+
+
+def about_another_code(question: str, sentence: str, passage: Passage) -> bool:
+    """The sentence is about another code of a series the question names one of ("the warranty on the TS-60"
+    answered by "The TS-40 sensor carries a warranty of three years"; BUG-901 for BUG-882): it names another code
+    with the same prefix, and neither it, its paragraph nor its document's title names the question's own."""
+    asked = {m.group() for m in CODE.finditer(question)}
+    if not asked:
+        return False
+    around = fold(" ".join((passage.title, paragraph_of(passage, sentence), sentence)))
+    others = {m.group() for m in CODE.finditer(sentence)} - asked
+    return any(code.split("-")[0] == other.split("-")[0] and fold(code) not in around
+               for code in asked for other in others)

@@ -27,7 +27,7 @@ from hopgraph.policies.answer.evidence import (
 )
 from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences
 from hopgraph.policies.answer.row_filter import MONTHS
-from hopgraph.policies.answer.types import PHONE_ASKED, is_personal
+from hopgraph.policies.answer.types import AMOUNT, DATE, PHONE_ASKED, asked_kind, holds_kind, is_personal
 from hopgraph.policies.text import base_title, fold
 
 UNRELATED = 1.5
@@ -107,7 +107,20 @@ def described_kinds(question: str) -> set[str]:
 
 
 
+_CURRENCY = re.compile(r"EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|CZK|JPY|CNY|AUD|CAD")
 _DEFINED_TERM = re.compile(r"\b(?:this|that|these|those|such)\s+$", re.IGNORECASE)
+
+
+def asked_through(state: AnswerState, parts: list[str], bridge: str | None, round_no: int = 1) -> bool:
+    """The first part asks its own question of the bridge, and the sentence naming the bridge does not answer it
+    ("If the lens window people deliver late, what do they owe us, ...": Ostrava Optics supplies the lens windows;
+    what they owe is in Ostrava's contract). Every part is then asked of the bridge's document. Only for an amount or
+    a date: asked who or where, the bridge is itself the answer ("Who supplies our circuit boards?")."""
+    kind = asked_kind(parts[0])
+    if len(parts) < 2 or not bridge or kind not in (AMOUNT, DATE):
+        return False
+    evidence = find_bridge_evidence(state, parts[0], round_no)
+    return evidence is not None and evidence[0] == bridge and not holds_kind(evidence[1], kind, parts[0])
 
 
 def find_bridge(state: AnswerState, first_part: str, round_no: int = 1) -> str | None:
@@ -197,6 +210,8 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
             found_regions = regions(sentence, state.question) if place else ()
             named_titles = _titles_named(sentence, titles, p.title, question, focus)
             for span, pos in [*entities(sentence, state.question), *found_regions, *named_titles]:
+                if _CURRENCY.fullmatch(span):
+                    continue  # "EUR 50,000": a unit of money, nothing to follow
                 score = float(relevance) - 0.05 * p.rank + anchor - (LOW_RANK if p.rank > FIRST_RESULTS else 0.0)
                 before = sentence[max(0, pos - 40):pos]
                 linked = titles.get(fold(span))

@@ -39,6 +39,7 @@ from hopgraph.policies.answer.aggregate import (
     without_arithmetic_words,
 )
 from hopgraph.policies.answer.bridge import (
+    asked_through,
     bridge_kind,
     find_bridge,
     find_bridge_evidence,
@@ -73,7 +74,7 @@ from hopgraph.policies.answer.evidence import (
 )
 from hopgraph.policies.answer.priced import priced_quantity
 from hopgraph.policies.answer.rates import rate_query, rate_times_quantity
-from hopgraph.policies.answer.records import peer_records, status_query, status_row
+from hopgraph.policies.answer.records import owner_named, owner_row, peer_records, status_query, status_row
 from hopgraph.policies.answer.roles import role_answer, role_holder, role_query
 from hopgraph.policies.answer.row_filter import statuses_named
 from hopgraph.policies.answer.select import best_sentences, doc_links, plain_row_query
@@ -278,8 +279,15 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             return [], extreme_answer(extreme)
         # "the bill we're in an argument about ... which pool was it charged to?": the place that row names.
         status = status_row(parts[0], state.passages) if state.passages and extreme is None else None
+        # "Jana Dvorak's company": the company of the row that lists her.
+        owner = owner_row(parts[0], state.passages) if state.passages and extreme is None and status is None else None
         bridge = (extreme.name if extreme is not None and extreme.name else status[1] if status is not None else
-                  find_bridge(state, parts[0], first) if state.passages else None)
+                  owner[1] if owner is not None else find_bridge(state, parts[0], first) if state.passages else None)
+        named = owner_named(parts[0]) if owner is None and search_rounds == 1 else None
+        person = named[0] if named else ""
+        if person and state.passages and fold(person) not in {fold(q) for q in state.searched}:
+            # "Katrin Vogel's company" with no row listing her found: her name alone finds the list.
+            return [(SEARCH, {"query": person})], ""
         if (search_rounds == 1 and len(parts) > 1 and state.passages and extreme is None
                 and ((asks_for_extreme(parts[0]) and not table_records(state.passages))
                      or _first_part_unanswered(state, parts))):
@@ -308,7 +316,8 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 if keywords and fold(keywords) not in searched:
                     return [(SEARCH, {"query": keywords})], ""
             elif bridge and len(parts) > 1:
-                query = follow_up_query(bridge, " ".join(parts[1:]))
+                later = parts if asked_through(state, parts, bridge, first) else parts[1:]
+                query = follow_up_query(bridge, " ".join(later))
                 if fold(query) not in searched:
                     calls = [(SEARCH, {"query": query})]
                     peers = peer_records(bridge, parts[-1], state.passages)
@@ -322,7 +331,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 if fold(query) not in searched:
                     return [(SEARCH, {"query": query})], ""
             elif (bridge and question == state.question and not is_choice(question) and not is_yes_no(question)
-                  and (status is not None or _worth_following(state, question, bridge))
+                  and (status is not None or owner is not None or _worth_following(state, question, bridge))
                   # Every number a calculation needs is found already: compute, a hop would only find nothing new.
                   and not (self.run_python and self._calculation(state, question, parts, bridge) is not None)):
                 # One part: follow the bridge too, the answer may sit in the document it names. (A

@@ -13,10 +13,17 @@ import re
 from collections.abc import Sequence
 
 from hopgraph.policies.answer.aggregate import extreme_row, lookup_row
-from hopgraph.policies.answer.anchors import mentioned, named_in, question_anchors, unknown_version
+from hopgraph.policies.answer.anchors import (
+    about_another_code,
+    mentioned,
+    named_in,
+    question_anchors,
+    unknown_version,
+)
 from hopgraph.policies.answer.asked import asked_subject, asked_thing
 from hopgraph.policies.answer.bridge import (
     MEASURES,
+    asked_through,
     bridge_kind,
     find_bridge_evidence,
     focus_stems,
@@ -39,7 +46,14 @@ from hopgraph.policies.answer.reached import (
     is_named,
     named_link_first,
 )
-from hopgraph.policies.answer.records import opens_with, record_answer, status_row, subject_chain
+from hopgraph.policies.answer.records import (
+    opens_with,
+    owner_named,
+    owner_row,
+    record_answer,
+    status_row,
+    subject_chain,
+)
 from hopgraph.policies.answer.reorder import from_cited, held_anew, is_row, not_given_yet
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, cited_documents, named_procedure, step_sentence
@@ -84,10 +98,13 @@ def describe(part: str) -> str:
 
 def bridge_round(state: AnswerState, parts: list[str]) -> int:
     """The round whose results hold the bridge: the first, or the second when it searched the first part of
-    the question on its own."""
+    the question (or the person through whom it names a company) on its own."""
     # (The search may add the status the part speaks of in other words: "... argument Disputed".)
     if len(parts) > 1 and len(state.searched) > 1 and fold(state.searched[1]).startswith(fold(describe(parts[0]))):
         return 2
+    named = owner_named(parts[0])
+    if named and len(state.searched) > 1 and fold(state.searched[1]) == fold(named[0]):
+        return 2  # "Katrin Vogel's company": her name was searched on its own
     return 1
 
 
@@ -177,7 +194,9 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         # The later parts were searched for, with the bridge, in the last round: its passages, the bridge's own first.
         reached = sorted((p for p in state.passages if last_round in p.ranks),
                          key=lambda p: (not is_about_titled(p.title, fold(bridge)), p.ranks[last_round]))
-        for i, (part, kind) in enumerate(zip(parts[1:], kinds[1:], strict=True), start=2):
+        # Of a first part the bridge's sentence does not answer, what it asks is in the bridge's document too.
+        through = asked_through(state, parts, bridge, first)
+        for i, (part, kind) in list(enumerate(zip(parts, kinds, strict=True), start=1))[0 if through else 1:]:
             if status is not None and status[1] == bridge and _asks_for_kind_of(part, bridge):
                 continue  # "Which of our pools was it charged to?": the row's own site, quoted for part one
             if not stems(part) and chosen:
@@ -232,8 +251,11 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
         followed = len(parts) == 1 and bool(bridge) and len(state.searched) > 1 and not subject
         # The row a status said in other words picked ("the invoice we're refusing to pay") names the bridge.
         status = status_row(question, state.passages) if followed else None
-        evidence = (bridge or "", status[0][1], status[0][2]) if status is not None and status[1] == bridge else None
-        found = bridge_answer(state, question, bridge or "", kinds[0], evidence) if followed else []
+        # ... as does the row listing the person through whom it names a company ("the firm Ruth Amble works for").
+        owner = owner_row(question, state.passages) if followed and status is None else None
+        picked = status or owner
+        evidence = (bridge or "", picked[0][1], picked[0][2]) if picked is not None and picked[1] == bridge else None
+        found = bridge_answer(state, question, bridge or "", kinds[0], evidence, first) if followed else []
         if subject and len(parts) == 1 and not found and asked_step(question) is not None:
             # "What's the first thing the procedure it mentions tells staff to do?": that step of the procedure the
             # thread's report names (after the report's line naming it), or of the thread's subject itself.
@@ -306,6 +328,8 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             # with Kestrel Road's autoclave): no answer. (The prose around a table may name what all its rows are
             # of: "all locum cover is booked through Locumline".)
             return not_found(containers)
+        if len(parts) == 1 and not subject and not found and chosen and about_another_code(question, *chosen[0]):
+            return not_found(containers)  # "the warranty on the TS-60" answered with the TS-40's
         if (len(parts) == 1 and not subject and not found and chosen and calculation is None and asks_money(question)
                 and not all(named_in(a, [chosen[0][1].title, paragraph_of(chosen[0][1], chosen[0][0]),
                                          *_prose(chosen[0][1])]) for a in anchors)):

@@ -156,11 +156,39 @@ _POINTS_BACK = re.compile(r"\b(?:(?:that|this|those|these)\s+[a-z]+|he|she|him|h
 _WH_START = re.compile(r"^\s*(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 
 
+# "Jana Dvorak's company", "the firm Jana Dvorak works for", "Jonas's cost centre": a company or a unit named by a
+# person its records list.
+_OWNERS = (r"(?:company|firm|supplier|vendor|contractor|carrier|employer|business|organi[sz]ation|outfit|agency|"
+           r"cost cent(?:re|er))")
+_PERSON = r"[A-Z][\w\-]+(?:\s+[A-Z][\w\-]+)*"
+OWNER_OF = re.compile(rf"\b(?P<person>{_PERSON})['’]s\s+(?P<unit>{_OWNERS})\b|\b(?i:the|which|what)\s+"
+                      rf"(?P<unit_of>{_OWNERS})\s+(?:that\s+)?(?P<member>{_PERSON})\s+(?:works|worked)\s+(?:for|at)\b")
+# "Jana Dvorak's company: when does our agreement with them end?": which company is a part of its own.
+_OWNER_TOPIC = re.compile(rf"^\s*({_PERSON}['’]s\s+{_OWNERS})\s*:\s*(\S.*)$", re.DOTALL)
+
+
+# "A customer is asking how long the warranty is on the TS-60. What do I tell them?": the question is the one
+# relayed; the last sentence asks only what to say.
+_RELAYED = re.compile(r"^[^?]*?\b(?:asking|asked|asks|wants to know|wanted to know|wondering|enquiring|inquiring)\s+"
+                      r"(?:(?:me|us|him|her|them)\s+)?((?:how|what|when|where|who|which|why|whether|if)\b[^?]*?)"
+                      r"[.!]\s+(\S[^.!]*\?)\s*$", re.IGNORECASE | re.DOTALL)
+_WHAT_TO_SAY = re.compile(r"^(?:so\s+)?(?:what|how)\s+(?:do|should|can|shall|would)\s+(?:I|we)\s+"
+                          r"(?:tell|say(?:\s+to)?|answer|reply(?:\s+to)?|respond(?:\s+to)?)"
+                          r"(?:\s+(?:them|him|her|the customer|the caller))?\s*\?$|"
+                          r"^(?:so\s+)?what(?:'s|’s| is) the answer\s*\?$", re.IGNORECASE)
+
+
 def _pieces(question: str) -> list[str]:
     """The question cut where a new question word starts a part, a leading clause that only sets the scene
     moved after the question it belongs to and joined with it ("How long ... off, when the kiosk jammed"); a
     statement that describes what a following question points back at is the first part ("Somebody was told to
     chase the upgrade." + "What's that person's job title?")."""
+    relayed = _RELAYED.match(question)
+    if relayed and _WHAT_TO_SAY.match(relayed.group(2)):
+        return _pieces(relayed.group(1))  # "A customer is asking how long the warranty is. What do I tell them?"
+    topic = _OWNER_TOPIC.match(question)
+    if topic:
+        return [topic.group(1), *_pieces(topic.group(2))]
     told = _STATEMENT_THEN_QUESTION.match(question)
     if told and not _WH_START.match(told.group(1)) and _POINTS_BACK.search(told.group(2)):
         return [told.group(1).strip(" .!"), *_pieces(told.group(2))]

@@ -11,13 +11,14 @@ Intrepid Wind Farm is located"), a sentence from the document a named one names 
 
 from __future__ import annotations
 
+from hopgraph.policies.answer.asked import asked_role
 from hopgraph.policies.answer.bridge import find_bridge_evidence
 from hopgraph.policies.answer.evidence import AnswerState, Passage, stems
-from hopgraph.policies.answer.paragraphs import paragraph_leads, paragraph_of, passage_sentences
+from hopgraph.policies.answer.paragraphs import paragraph_leads, paragraph_of, passage_sentences, sentence_heading
 from hopgraph.policies.answer.records import record_answer
 from hopgraph.policies.answer.select import Candidate, best_sentences
 from hopgraph.policies.answer.tables import row_record
-from hopgraph.policies.answer.types import restates
+from hopgraph.policies.answer.types import THING, YESNO, restates
 from hopgraph.policies.text import base_title, fold
 
 # A sentence from the document a named one leads to, for a question that passes through something: at least
@@ -26,19 +27,22 @@ HOP_SECOND = 0.65
 
 
 def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str,
-                  evidence: tuple[str, str, Passage] | None = None) -> list[tuple[str, Passage]]:
+                  evidence: tuple[str, str, Passage] | None = None, hop: int = 1) -> list[tuple[str, Passage]]:
     """For a one-part question that followed a bridge: the sentence naming the bridge (``evidence``, else the best
     bridge candidate's), then the answer from the bridge's own document (what the question asks that the first
-    sentence does not say)."""
-    if not state.searched[1].startswith(bridge):
-        return []  # the second search was not the hop
+    sentence does not say). ``hop``: the search that followed the bridge (the second, or the third after one for
+    the bridge itself)."""
+    if len(state.searched) <= hop or not state.searched[hop].startswith(bridge):
+        return []  # that search was not the hop
     evidence = evidence or find_bridge_evidence(state, question)
     if evidence is None or evidence[0] != bridge:
         return []
+    # "Who is our finance director?": the answer's passage must speak of a director.
+    head = asked_role(question) if kind not in (THING, YESNO) else set()
     record = record_answer(question, bridge, state.passages, skip={evidence[1]})
     if record is not None:
         # The bridge's record in a list or directory, with the field the question asks of it.
-        return [(evidence[1], evidence[2]), (record[1], record[2])]
+        return [(evidence[1], evidence[2]), (record[1], record[2])] if _speaks_of(record[2], record[1], head) else []
     key = fold(bridge)
     # The bridge's own document, or a passage the hop found that names the bridge.
     # ... or a paragraph of a list that opens with the bridge ("Eastgate bakery: 7 Foundry Lane, Sheffield."), found
@@ -72,9 +76,16 @@ def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str,
             (c for c in ranked if c.holds), None)
         if best is not None:
             break
-    if best is None:
+    if best is None or not _speaks_of(best.passage, best.text, head):
         return []
     return [(evidence[1], evidence[2]), (best.text, best.passage)]
+
+
+def _speaks_of(passage: Passage, text: str, head: set[str]) -> bool:
+    """The sentence's paragraph, heading or document title speaks of what the question asks about (no ``head``:
+    nothing to speak of)."""
+    return not head or bool(head & stems(" ".join((passage.title, sentence_heading(passage, text),
+                                                    paragraph_of(passage, text)))))
 
 
 def _title_is(title: str, key: str) -> bool:

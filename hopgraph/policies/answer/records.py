@@ -8,6 +8,9 @@ number do I ring" -> Telephone, see :func:`hopgraph.policies.answer.meaning.clos
 answer, quoted whole and cited. A table where several rows carry the name (a site's staff, a branch's quarters)
 holds no one record of it.
 
+A question may name a thing by a person listed in its row ("Jana Dvorak's company", "the firm Jana Dvorak works
+for"): the row whose contact is that person names the company, see :func:`owner_row`.
+
 A question may also name its thing only by what one row says of it ("the library's 3D printer"): that row (the
 row whose cells share the most words with the question, more than any other row) names a thing whose record
 holds the asked field ("Brookside Library" -> its Town), see :func:`subject_chain`.
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from hopgraph.policies.answer.evidence import Passage, stems
+from hopgraph.policies.answer.evidence import OWNER_OF, Passage, stems
 from hopgraph.policies.answer.meaning import closest_label
 from hopgraph.policies.answer.row_filter import STATUSES, status_named, statuses_named
 from hopgraph.policies.answer.tables import (
@@ -216,3 +219,37 @@ def opens_with(sentence: str, name: str) -> bool:
     first = next(iter(row_record(sentence).values()), "") if ":" in sentence else ""
     return fold(first).strip() == key
 
+
+
+def owner_named(question: str) -> tuple[str, str] | None:
+    """(the person, the kind of thing) through whom the question names a company or a unit ("Jana Dvorak",
+    "company" of "Jana Dvorak's company"), or None."""
+    m = OWNER_OF.search(question)
+    if not m:
+        return None
+    return (m["person"], m["unit"]) if m["person"] else (m["member"], m["unit_of"])
+
+
+# First columns that list companies: a "company" is a supplier's or a haulier's row, not a cost centre's.
+_COMPANY_COLUMNS = frozenset(stems("supplier haulier company vendor carrier contractor customer client firm partner"))
+_COMPANY_WORDS = frozenset(stems("company firm supplier vendor contractor carrier employer business organisation "
+                                 "organization outfit agency"))
+
+
+def owner_row(question: str, passages: list[Passage]) -> tuple[Record, str] | None:
+    """(the table row listing the person through whom the question names a company or a unit, the name the row
+    gives first) for "Jana Dvorak's company: when does our agreement with them end?": the scorecard row whose Contact
+    is Jana Dvorak, and its Supplier. The row's first column must be of the kind asked ("Cost centre" for "Jonas's cost
+    centre", a supplier's or a haulier's for a company), or its name must say it ("Fleet cost centre"). None when no
+    such row was found, or the person is the row's own name."""
+    named = owner_named(question)
+    if named is None:
+        return None
+    person, unit = named
+    rows = [(record, next(iter(record[0].items()))) for record, column in records_of(person, passages)
+            if column != next(iter(record[0]))]
+    rows = [(record, (first, name)) for record, (first, name) in rows if name[:1].isupper()]
+    kind = stems(unit) | (_COMPANY_COLUMNS if stems(unit) & _COMPANY_WORDS else set())
+    fitting = [(record, name) for record, (first, name) in rows
+               if stems(header_words(first)) & kind or stems(name) & stems(unit)]
+    return fitting[0] if fitting else None

@@ -17,12 +17,21 @@ from dataclasses import dataclass, replace
 
 from hopgraph.citations import is_tabular
 from hopgraph.policies.answer.contrast import sibling_pairs, speaks_of_sibling
-from hopgraph.policies.answer.evidence import Passage, named_stems, stem, stems, weights
+from hopgraph.policies.answer.evidence import Passage, named_stems, stems, weights
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
 from hopgraph.policies.answer.paragraphs import paragraph_context, paragraph_leads, passage_sentences, section_headings
 from hopgraph.policies.answer.row_filter import ISO_DATE, named_at, named_months
+from hopgraph.policies.answer.slots import WORD, answer_slots, described_answer, fills_answer_slot
 from hopgraph.policies.answer.tables import read_whole, row_record
-from hopgraph.policies.answer.types import AMOUNT, DATE, PERSON, THING, YESNO, holds_kind, restates
+from hopgraph.policies.answer.types import (
+    AMOUNT,
+    DATE,
+    PERSON,
+    THING,
+    YESNO,
+    holds_kind,
+    restates,
+)
 from hopgraph.policies.text import base_title, fold
 
 # A sentence that refers back to the one before it.
@@ -101,20 +110,6 @@ def doc_links(question: str, passages: list[Passage], bridge: str = "") -> dict[
     return links
 
 
-# "Which Danish heavy metal band ...", "starred which television and movie actor": the words after the
-# question word describe the answer itself.
-_WH_PHRASE = re.compile(r"\b(?:which|what|whose)\s+(?:(?:is|was|are|were)\s+)?(?:(?:the|an?)\s+)?"
-                        r"((?:[\w\-]+\s+){0,4}[\w\-]+)", re.IGNORECASE)
-
-
-def described_answer(question: str) -> set[str]:
-    """Stems of the words right after the question word, when at least two say what the answer is."""
-    m = _WH_PHRASE.search(question)
-    # Only the words in lower case: a name the question gives ("Ostrava Optics") is no description.
-    found = stems(" ".join(w for w in m.group(1).split() if not w[:1].isupper())) if m else set()
-    return found if len(found) >= 2 else set()
-
-
 def _defines_unnamed(p: Passage, question: str, described: set[str]) -> int:
     """How many of the question's own words for the answer the passage's opening uses when it defines
     something the question does not name ("Mercyful Fate is a Danish heavy metal band" for "which Danish
@@ -127,35 +122,6 @@ def _defines_unnamed(p: Passage, question: str, described: set[str]) -> int:
         return 0
     shared = len(stems(sents[0]) & described)
     return shared if shared >= 2 else 0
-
-
-# "created by who?", "written by whom?", "premiered on which date?": the verb and the preposition right
-# before the question word; a sentence that follows them with a name or a number says the answer.
-_ANSWER_SLOT = re.compile(r"\b([a-z]{3,})\s+(by|in|on|at|from|for|to|with|of)\s+(?:who|whom|what|which)\b",
-                          re.IGNORECASE)
-_WORD = re.compile(r"[\w\-']+")
-
-
-def answer_slots(question: str) -> set[tuple[str, str]]:
-    """(verb stem, preposition) the question puts right before its question word."""
-    return {(stem(m.group(1)), m.group(2).lower()) for m in _ANSWER_SLOT.finditer(question)}
-
-
-def fills_answer_slot(sentence: str, slots: set[tuple[str, str]]) -> bool:
-    """The sentence has a slot's verb, its preposition within a few words, and then a name or number."""
-    words = _WORD.findall(sentence)
-    for i, w in enumerate(words):
-        for verb, prep in slots:
-            if stem(w) != verb:
-                continue
-            for j in range(i + 1, min(i + 5, len(words) - 1)):
-                if words[j].lower() == prep:
-                    nxt = words[j + 1] if words[j + 1].lower() not in ("the", "a", "an") else (
-                        words[j + 2] if j + 2 < len(words) else "")
-                    if nxt[:1].isupper() or nxt[:1].isdigit():
-                        return True
-                    break
-    return False
 
 
 @dataclass(frozen=True)
@@ -330,7 +296,7 @@ def plain_row_query(ranked: list[Candidate], question: str, passages: list[Passa
     asked, folded = stems(question), fold(question)
     record = row_record(ranked[0].text)
     for column, value in record.items():
-        words = _WORD.findall(value)
+        words = WORD.findall(value)
         said = [i for i, w in enumerate(words) if stems(w) & asked]
         extra = [w for w in words if stems(w) and not stems(w) & asked]
         if (not said or not extra or len(words) > 4 or len(extra) > 2 or any(ch.isdigit() for ch in value)

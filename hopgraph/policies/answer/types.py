@@ -79,11 +79,12 @@ def asked_kind(part: str) -> str:
         # "... founded by who?", "Kate Ramsay ... created by whom": the first question word decides.
         inner = re.search(rf"\b({'|'.join(_WH)})\b", q)
         first = inner.group(1) if inner else first
-    if q.startswith("why") or re.search(r"\b(?:what|which)\s+(?:caused|causes|led to|was the cause|is the cause|"
-                                        r"was the reason|is the reason)\b|\bcause of\b|\breason for\b", q):
+    # (A question after a statement asks with its own first word: "The cert expired. Why didn't it renew?")
+    if first == "why" or re.search(r"\b(?:what|which)\s+(?:caused|causes|led to|was the cause|is the cause|"
+                                   r"was the reason|is the reason)\b|\bcause of\b|\breason for\b", q):
         return CAUSE
     if (any(q.startswith(h) or f" {h} " in f" {q} " for h in _AMOUNT_HEADS) or _ASKS_MONEY.search(q)
-            or _ASKS_RATE.search(q)):
+            or _ASKS_RATE.search(q) or _ASKS_PERIOD.search(q)):
         return AMOUNT  # "how much ...", and "what did we pay for ...", "what will it cost"
     if first == "when" or re.search(r"\b(?:what|which|in what)\s+(?:year|date|day|month|decade|century)\b|"
                                     r"\bby when\b|\bwhat time\b", q):
@@ -94,7 +95,9 @@ def asked_kind(part: str) -> str:
                                      q):
         return PLACE
     if first in ("who", "whom", "whose") or re.search(
-            rf"\b(?:what|which)\s+(?:\w+\s+)?(?:{'|'.join(_PERSON_NOUNS)})\b", q):
+            # "which of the firmware engineers ...": one of a group of people.
+            rf"\b(?:what|which)\s+(?:of\s+(?:the|our|your|their|these|those)\s+)?(?:\w+\s+)?"
+            rf"(?:{'|'.join(_PERSON_NOUNS)})s?\b", q):
         return PERSON
     if first in _AUX and " or " not in q:
         return YESNO
@@ -118,6 +121,16 @@ _RECORDED = re.compile(r"\b(?:written(?: down)?|write (?:it|them) down|recorded|
 # "What's the hourly rate ...?", "what is the fee for ...": an amount.
 _ASKS_RATE = re.compile(r"\bwhat(?:'s|’s| is| was| are| were| would be| will be)? (?:the |our |their |its )?"
                         r"(?:[\w-]+ )?(?:rate|price|fee|charge|wage|salary)s?\b")
+# Two figures that bound a range: "between 2 and 8", "2-8 °C", "from 10 to 20".
+_RANGE = re.compile(r"\bbetween\s+[-+]?\d[\d.,]*\s*\S*\s+and\s+[-+]?\d|(?<![\w-])[-+]?\d[\d.,]*\s*(?:°\s*C?\s*)?"
+                    r"(?:-|–|to)\s*[-+]?\d[\d.,]*(?![\w-])", re.IGNORECASE)
+# "What's the warranty period ...?", "what is the notice period": a length of time.
+_ASKS_PERIOD = re.compile(r"\bwhat(?:'s|’s| is| was| are| were| would be| will be)? (?:the |our |their |its )?"
+                          r"[\w-]+ (?:period|term)\b(?!s)")
+# A sum of money given as a share of another: "1 percent of the order value", "10% of the monthly fee".
+_SHARE_OF_MONEY = re.compile(r"\d[\d.,]*\s*(?:%|percent\b|per cent\b)\s*of\s+(?:the\s+|that\s+|its\s+|their\s+)?"
+                             r"(?:[\w'’-]+\s+){0,2}(?:value|price|fees?|amount|cost|invoice|bill|total|sum|charges?)\b",
+                             re.IGNORECASE)
 # Buying or putting something in, and keeping it going: a price paid for the one is not the other.
 _ACQUIRED = re.compile(r"\b(?:bought|buy|buying|purchased?|purchasing|acquired?|installed|installation|put in|fitted|"
                        r"new|supplied new|brand new)\b")
@@ -229,15 +242,18 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
             return bool(_FREQUENCY.search(sentence))
         if PHONE_ASKED.search(q):
             return bool(_PHONE_NUMBER.search(sentence))  # a telephone number, not "Visit 1"
+        if re.search(r"\brange\b", q) and not _RANGE.search(sentence):
+            return False  # "What temperature range ...?": "between 2 and 8 degrees", not "rose to 9 degrees"
         for asks, unit in _MEASURES:
             if asks.search(q):
                 # "How cold must the cylinders be kept?": a temperature, not "within twenty minutes".
                 return bool(unit.search(sentence)) and _new_numbers(sentence, question, dates=False)
-        if re.search(r"\bhow (?:long|quickly|soon)\b", q):
+        if re.search(r"\bhow (?:long|quickly|soon)\b", q) or _ASKS_PERIOD.search(q):
             # "How long should he be kept on the board?": "until the paramedics take over" says how long too.
             return ((bool(_LENGTH.search(sentence)) and _new_numbers(sentence, question))
                     or bool(_UNTIL.search(sentence)))
-        if _ASKS_MONEY.search(q) and not _MONEY.search(sentence) and not _TABLE_ROW.search(sentence):
+        if (_ASKS_MONEY.search(q) and not _MONEY.search(sentence) and not _TABLE_ROW.search(sentence)
+                and not _SHARE_OF_MONEY.search(sentence)):
             # "how much does parking cost": a sum of money, not a count of spaces (a table row's columns may be
             # money without saying so: "energy: 9420" in a table of costs)
             return False
