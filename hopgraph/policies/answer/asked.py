@@ -54,10 +54,23 @@ def asked_subject(part: str) -> set[str]:
     """Stems of the head of the thing a "when / where / who / how many" question asks about by name
     ("refurbishment" of "When is the refurbishment of the children's area due to be finished?"): the answer's
     passage must speak of it. Empty when the question names no such thing or a generic one."""
-    # (After a statement, the question is its last sentence: "Big contracts need his signature. Who is our finance
-    # director?")
-    asked = re.split(r"(?<=[.!])\s+(?=[A-Z])", part.strip())[-1]
-    m = _ASKED_SUBJECT.search(asked) or _ASKED_SUBJECT_END.search(asked)
+    asked = _last_sentence(part)
+    return _head_stems(_ASKED_SUBJECT.search(asked) or _ASKED_SUBJECT_END.search(asked))
+
+
+def asked_role(part: str) -> set[str]:
+    """Stems of the head of the job or thing a question ends by naming ("director" of "Big contracts need his
+    signature. Who is our finance director?"); empty for any other wording ("Who is allowed to sign ...?")."""
+    return _head_stems(_ASKED_SUBJECT_END.search(_last_sentence(part)))
+
+
+def _last_sentence(part: str) -> str:
+    """After a statement, the question is the last sentence: "Big contracts need his signature. Who is our finance
+    director?"."""
+    return re.split(r"(?<=[.!])\s+(?=[A-Z])", part.strip())[-1]
+
+
+def _head_stems(m: re.Match[str] | None) -> set[str]:
     if not m:
         return set()
     words = m.group(1).split()
@@ -69,16 +82,6 @@ def asked_subject(part: str) -> set[str]:
     if head in _GENERIC_HEADS or head in _SUBJECT_VERBS:
         return set()
     return stems(head)
-
-
-def asked_role(part: str) -> set[str]:
-    """Stems of the head of the job or thing a question ends by naming ("director" of "Big contracts need his
-    signature. Who is our finance director?"); empty for any other wording ("Who is allowed to sign ...?")."""
-    m = _ASKED_SUBJECT_END.search(re.split(r"(?<=[.!])\s+(?=[A-Z])", part.strip())[-1])
-    if not m or _DETERMINERS & set(m.group(1).split()):
-        return set()
-    head = m.group(1).split()[-1]
-    return set() if head in _GENERIC_HEADS or head in _SUBJECT_VERBS else stems(head)
 
 
 # Words the pattern can take for a head that are verbs or pronouns: "Who manages the ...", "When did it ...".

@@ -45,6 +45,7 @@ from hopgraph.policies.answer.reached import (
     is_about_titled,
     is_named,
     named_link_first,
+    speaks_of,
 )
 from hopgraph.policies.answer.records import (
     opens_with,
@@ -304,10 +305,7 @@ def compose_answer(state: AnswerState, bridge: str | None, question: str = "", c
             if kind == THING and thing and not any(thing <= stems(c.text) for c in ranked[:8]):
                 continue  # "What is the parking policy ...?": no sentence speaks of a parking policy
             head = asked_subject(part)
-            if kind != THING and head and not any(
-                    c.holds and stems(" ".join((c.passage.title, sentence_heading(c.passage, c.text),
-                                                paragraph_of(c.passage, c.text)))) & head
-                    for c in ranked[:8]):
+            if kind != THING and head and not any(c.holds and speaks_of(c.passage, c.text, head) for c in ranked[:8]):
                 continue  # "When is the refurbishment ... due?": no paragraph with a date speaks of a refurbishment
             if bridge and last_round > 1 and ranked and len(parts) == 1:
                 bridge_first(state, question, bridge, ranked[0], chosen, used)

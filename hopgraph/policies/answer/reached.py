@@ -42,7 +42,7 @@ def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str,
     record = record_answer(question, bridge, state.passages, skip={evidence[1]})
     if record is not None:
         # The bridge's record in a list or directory, with the field the question asks of it.
-        return [(evidence[1], evidence[2]), (record[1], record[2])] if _speaks_of(record[2], record[1], head) else []
+        return [(evidence[1], evidence[2]), (record[1], record[2])] if speaks_of(record[2], record[1], head) else []
     key = fold(bridge)
     # The bridge's own document, or a passage the hop found that names the bridge.
     # ... or a paragraph of a list that opens with the bridge ("Eastgate bakery: 7 Foundry Lane, Sheffield."), found
@@ -76,14 +76,14 @@ def bridge_answer(state: AnswerState, question: str, bridge: str, kind: str,
             (c for c in ranked if c.holds), None)
         if best is not None:
             break
-    if best is None or not _speaks_of(best.passage, best.text, head):
+    if best is None or not speaks_of(best.passage, best.text, head):
         return []
     return [(evidence[1], evidence[2]), (best.text, best.passage)]
 
 
-def _speaks_of(passage: Passage, text: str, head: set[str]) -> bool:
-    """The sentence's paragraph, heading or document title speaks of what the question asks about (no ``head``:
-    nothing to speak of)."""
+def speaks_of(passage: Passage, text: str, head: set[str]) -> bool:
+    """The sentence's paragraph, heading or document title speaks of what the question asks about (``head``, from
+    :func:`~hopgraph.policies.answer.asked.asked_subject`; none: nothing to speak of)."""
     return not head or bool(head & stems(" ".join((passage.title, sentence_heading(passage, text),
                                                     paragraph_of(passage, text)))))
 
