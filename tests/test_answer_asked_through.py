@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import HumanMessage
 
 from hopgraph.evals.answer_metrics import is_not_found
 from hopgraph.policies.answer.builtin import BuiltinAnswerPolicy
 from hopgraph.policies.answer.types import AMOUNT, holds_kind
 from tests.support.folders import Folder, ask, ingested, write_files
+from tests.support.search_rounds import searched
 
 WRAPLINE = """# Supply Agreement - Wrapline Packaging Ltd
 
@@ -60,15 +61,11 @@ def test_every_part_is_asked_of_what_the_first_describes(folder: Folder) -> None
 
 def test_the_hop_searches_for_what_the_first_part_asks() -> None:
     question = "If the pallet wrap people deliver late, what do they owe us, and is there a ceiling on it?"
-    call = {"name": "search_documents", "args": {"query": question}, "id": "c1", "type": "tool_call"}
     # The first search found the sentence that names them, in a part of their contract that says nothing owed.
     found = {"ref": "S1", "title": "Supply Agreement - Wrapline Packaging Ltd", "page": None, "container": "legal",
              "kind": "md", "text": "Wrapline Packaging supplies the stretch pallet wrap for the Hull warehouse.",
              "score": 1.0, "doc_id": "wrapline.md"}
-    artifact = {"tool": "search_documents", "query": question, "note": None, "error": None, "refs": [found]}
-    reply = BuiltinAnswerPolicy().invoke([HumanMessage(content=question), AIMessage(content="", tool_calls=[call]),
-                                          ToolMessage(content="", tool_call_id="c1", name="search_documents",
-                                                      artifact=artifact)])
+    reply = BuiltinAnswerPolicy().invoke([HumanMessage(content=question), *searched(question, "c1", [found])])
     queries = [str(c["args"].get("query")) for c in reply.tool_calls]
     assert len(queries) == 1 and queries[0].startswith("Wrapline Packaging"), queries
     assert {"owe", "late", "ceiling"} <= set(queries[0].split()), queries

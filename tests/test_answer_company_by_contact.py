@@ -8,16 +8,17 @@ built-in answer policy.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import HumanMessage
 
 from hopgraph.evals.answer_metrics import is_not_found
 from hopgraph.policies.answer.builtin import BuiltinAnswerPolicy
 from hopgraph.policies.answer.evidence import Passage, split_question
 from hopgraph.policies.answer.records import owner_named, owner_row
 from tests.support.folders import Folder, ask, ingested, write_files
+from tests.support.search_rounds import searched
 
 SCORECARD = """Haulier,Lane,On-time rate Q3,Damage claims,Contact
 Ferrow Transport,Leeds - Hull,92%,1,Dana Pike
@@ -134,26 +135,19 @@ def test_the_company_of_the_person_leads_to_its_contract(folder: Folder, questio
     assert company in answer and fact in answer, answer
 
 
-def _searched(query: str, call_id: str, refs: Sequence[Mapping[str, object]]) -> list[AIMessage | ToolMessage]:
-    call = {"name": "search_documents", "args": {"query": query}, "id": call_id, "type": "tool_call"}
-    artifact = {"tool": "search_documents", "query": query, "note": None, "error": None, "refs": refs}
-    return [AIMessage(content="", tool_calls=[call]),
-            ToolMessage(content="", tool_call_id=call_id, name="search_documents", artifact=artifact)]
-
-
 def test_the_person_is_searched_for_alone_when_no_row_lists_them() -> None:
     question = "Ivo Brandt's company owes us a late fee. Can we take it off the next invoice?"
     # The first search brought a contract about late fees, and no row that lists Ivo Brandt.
     contract = {"ref": "S1", "title": "Service Contract - Oakham Ltd", "page": None, "container": "legal",
                 "kind": "md", "text": "A late visit costs Oakham 1 percent of the monthly fee per day.", "score": 1.0,
                 "doc_id": "oakham-contract.md"}
-    messages = [HumanMessage(content=question), *_searched(question, "c1", [contract])]
+    messages = [HumanMessage(content=question), *searched(question, "c1", [contract])]
     reply = BuiltinAnswerPolicy().invoke(messages)
     assert [c["args"].get("query") for c in reply.tool_calls] == ["Ivo Brandt"]
     # His name found the scorecard: its row's company is followed to what the second part asks.
     row = {"ref": "S2", "title": "haulier-scorecard", "page": None, "container": "ops", "kind": "csv",
            "text": SCORECARD, "score": 1.0, "doc_id": "haulier-scorecard.csv"}
-    reply = BuiltinAnswerPolicy().invoke([*messages, *_searched("Ivo Brandt", "c2", [row])])
+    reply = BuiltinAnswerPolicy().invoke([*messages, *searched("Ivo Brandt", "c2", [row])])
     queries = [str(c["args"].get("query")) for c in reply.tool_calls]
     assert len(queries) == 1 and queries[0].startswith("Kettle Logistics"), queries
 
@@ -166,7 +160,7 @@ def test_the_row_that_lists_the_person_wins_over_other_names_beside_their_name()
     car = {"ref": "S2", "title": "Fleet notes", "page": None, "container": "ops", "kind": "md",
            "text": "Ivo Brandt's company car is leased from Fleetline Leasing Group.", "score": 0.9,
            "doc_id": "fleet-notes.md"}
-    reply = BuiltinAnswerPolicy().invoke([HumanMessage(content=question), *_searched(question, "c1", [car, row])])
+    reply = BuiltinAnswerPolicy().invoke([HumanMessage(content=question), *searched(question, "c1", [car, row])])
     queries = [str(c["args"].get("query")) for c in reply.tool_calls]
     assert len(queries) == 1 and queries[0].startswith("Kettle Logistics"), queries
 
