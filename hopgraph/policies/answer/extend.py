@@ -43,3 +43,22 @@ def continued(ranked: list[Candidate], chosen: list[tuple[str, Passage]], used: 
     if any(c.text == nxt or c.text.endswith(nxt) for c in ranked):
         chosen.append((nxt, passage))
         used.add(nxt)
+
+
+def take(chosen: list[tuple[str, Passage]], used: set[str], ranked: list[Candidate], limit: int, floor: float,
+         covered: bool = False) -> bool:
+    """Adds up to ``limit`` of the ranked sentences scoring at least ``floor``; True when one was added, or (with
+    ``covered``) when the best one is in the answer already."""
+    added = False
+    for c in ranked:
+        if len(chosen) >= MAX_SENTENCES or limit <= 0:
+            break
+        if c.text in used and covered:
+            return True  # the best sentence for this part is already in the answer
+        if c.text in used or c.score < floor:
+            continue
+        chosen.append((c.text, c.passage))
+        used.add(c.text)
+        limit -= 1
+        added = True
+    return added
