@@ -10,9 +10,10 @@ question's own phrase ("pastry team") somewhere, a sentence that puts another wo
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 
-from hopgraph.policies.answer.evidence import stem
+from hopgraph.policies.answer.evidence import stem, stems
 from hopgraph.policies.text import STOPWORDS, words
 
 
@@ -41,3 +42,53 @@ def speaks_of_sibling(text: str, siblings: dict[str, str], question_stems: set[s
     own = {stem(w) for w in words(text)}
     return any(head in siblings and modifier != siblings[head] and siblings[head] not in own
                and modifier not in question_stems for modifier, head in word_pairs(text))
+
+
+# Words that pick one of a few alternatives of the same thing (a half pallet or a full one, a weekday rate or a
+# weekend one), each mapped to its alternative: a sentence giving another alternative and not the asked one is about
+# something else, though the documents never use the question's phrase.
+_ALTERNATIVES = {
+    **{w: w for w in ("full", "half", "quarter")},
+    **{w: "weekday" for w in ("weekday", "weekdays", "monday", "tuesday", "wednesday", "thursday", "friday")},
+    **{w: "weekend" for w in ("weekend", "weekends", "saturday", "sunday", "saturdays", "sundays")},
+    **{w: w for w in ("adult", "child", "junior")},
+    **{w: w for w in ("single", "double", "twin")},
+    **{w: w for w in ("summer", "winter")},
+}
+_GROUP = {w: g for g, members in (("share", ("full", "half", "quarter")), ("days", ("weekday", "weekend")),
+                                   ("age", ("adult", "child", "junior")),
+                                   ("beds", ("single", "double", "twin")), ("season", ("summer", "winter")))
+          for w in members}
+
+
+def _alternatives(text: str) -> dict[str, set[str]]:
+    """The alternatives the text names, by what they are alternatives of: {"share": {"full"}}."""
+    found: dict[str, set[str]] = {}
+    for word in words(text):
+        alternative = _ALTERNATIVES.get(word)
+        if alternative is not None:
+            found.setdefault(_GROUP[alternative], set()).add(alternative)
+    return found
+
+
+def another_alternative(question: str, text: str) -> bool:
+    """The text names another of the alternatives the question picks one of, and not the question's ("Hull to
+    Rotterdam, full pallet: EUR 210" for "a half pallet"; "Weekday rate per hour" for "on a Saturday")."""
+    said = _alternatives(text)
+    return any(group in said and not asked & said[group] for group, asked in _alternatives(question).items())
+
+
+# "on their side", "on Meridian's side", "for them": the question asks about the other party to an agreement.
+_THEIR_SIDE = re.compile(r"\bon\s+(?:their|the\s+other|the\s+supplier'?s|[A-Z][\w&-]*(?:'s|’s))\s+side\b|"
+                         r"\bfor\s+them\b")
+# A line given for one party: "Signed for Tidewater Instruments Ltd: Helen Marsh".
+_FOR_PARTY = re.compile(r"\b(?:[Ss]igned\s+)?(?:for|on behalf of)\s+([A-Z][^:;]{1,60}?):")
+
+
+def another_side(question: str, text: str) -> bool:
+    """The question asks about the other party's side ("Who signed the Carrow agreement on their side?") and the text
+    is a line given for a party the question does not name ("Signed for Tidewater Instruments Ltd: Helen Marsh")."""
+    if not _THEIR_SIDE.search(question):
+        return False
+    party = _FOR_PARTY.search(text)
+    return party is not None and not stems(party.group(1)) & stems(question)

@@ -12,6 +12,7 @@ from hopgraph.policies.answer.anchors import about_another_code, named_in
 from hopgraph.policies.answer.asked import asked_subject, asked_thing
 from hopgraph.policies.answer.bridge import bridge_kind, named_in_titles
 from hopgraph.policies.answer.compute import Calculation
+from hopgraph.policies.answer.contrast import another_alternative, another_side
 from hopgraph.policies.answer.evidence import AnswerState, Passage, stems
 from hopgraph.policies.answer.extend import runner_up, take
 from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences, sentence_heading
@@ -129,6 +130,10 @@ def answer_directly(state: AnswerState, question: str, parts: list[str], kinds: 
         return False
     if len(parts) == 1 and not subject and not found and chosen and about_another_code(question, *chosen[0]):
         return False  # "the warranty on the TS-60" answered with the TS-40's
+    if len(parts) == 1 and not subject and not found and chosen and another_alternative(question, chosen[0][0]):
+        return False  # "a half pallet" answered with the full pallet's rate, "on a Saturday" with the weekday rate
+    if len(parts) == 1 and not subject and chosen and any(another_side(question, text) for text, _ in chosen):
+        return False  # "signed ... on their side" answered with the line signed for us
     if (len(parts) == 1 and not subject and not found and chosen and calculation is None and asks_money(question)
             and not all(named_in(a, [chosen[0][1].title, paragraph_of(chosen[0][1], chosen[0][0]),
                                      *_prose(chosen[0][1])]) for a in anchors)):

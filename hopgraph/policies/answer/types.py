@@ -50,17 +50,17 @@ _AUX = ("is", "are", "was", "were", "do", "does", "did", "can", "could", "has", 
         "should", "shall", "may", "might", "must")
 _PLACE_NOUNS = ("city", "country", "state", "town", "county", "region", "province", "village", "continent",
                 "island", "site", "location", "place", "capital", "district", "area", "river", "where")
-_PERSON_NOUNS = ("person", "man", "woman", "actor", "actress", "author", "writer", "director", "singer", "player",
-                 "founder", "president", "leader", "engineer", "manager", "owner", "head", "king", "queen",
-                 "composer", "artist", "producer", "musician", "politician", "coach", "wife", "husband",
-                 "father", "mother", "son", "daughter", "brother", "sister", "member",
-                 # Staff named by their job ("which lifeguard ...", "which nurse ..."): a person too.
-                 "lifeguard", "nurse", "vet", "doctor", "surgeon", "driver", "receptionist", "instructor",
-                 "supervisor", "technician", "officer", "employee", "colleague", "attendant", "coordinator",
-                 "administrator", "assistant", "volunteer", "locum", "cleaner", "caretaker", "teacher",
-                 "lawyer", "solicitor", "accountant", "auditor", "clerk", "secretary", "chair", "signatory",
-                 "inspector", "surveyor", "architect", "paramedic", "pharmacist", "midwife", "porter", "chef",
-                 "tutor", "lecturer", "librarian", "mechanic", "electrician", "plumber", "warden", "ranger")
+PERSON_NOUNS = ("person", "man", "woman", "actor", "actress", "author", "writer", "director", "singer", "player",
+                "founder", "president", "leader", "engineer", "manager", "owner", "head", "king", "queen",
+                "composer", "artist", "producer", "musician", "politician", "coach", "wife", "husband",
+                "father", "mother", "son", "daughter", "brother", "sister", "member",
+                # Staff named by their job ("which lifeguard ...", "which nurse ..."): a person too.
+                "lifeguard", "nurse", "vet", "doctor", "surgeon", "driver", "receptionist", "instructor",
+                "supervisor", "technician", "officer", "employee", "colleague", "attendant", "coordinator",
+                "administrator", "assistant", "volunteer", "locum", "cleaner", "caretaker", "teacher",
+                "lawyer", "solicitor", "accountant", "auditor", "clerk", "secretary", "chair", "signatory",
+                "inspector", "surveyor", "architect", "paramedic", "pharmacist", "midwife", "porter", "chef",
+                "tutor", "lecturer", "librarian", "mechanic", "electrician", "plumber", "warden", "ranger")
 _AMOUNT_HEADS = ("how much", "how many", "how long", "how quickly", "how soon", "how old", "how far", "how big",
                  "how large", "how high", "what temperature",
                  "how tall", "how often", "what percentage", "what amount", "what value", "what price",
@@ -84,7 +84,7 @@ def asked_kind(part: str) -> str:
                                    r"was the reason|is the reason)\b|\bcause of\b|\breason for\b", q):
         return CAUSE
     if (any(q.startswith(h) or f" {h} " in f" {q} " for h in _AMOUNT_HEADS) or _ASKS_MONEY.search(q)
-            or _ASKS_RATE.search(q) or _ASKS_PERIOD.search(q)):
+            or _ASKS_RATE.search(q) or _ASKS_PERIOD.search(q) or _ASKS_CAP.search(q)):
         return AMOUNT  # "how much ...", and "what did we pay for ...", "what will it cost"
     if first == "when" or re.search(r"\b(?:what|which|in what)\s+(?:year|date|day|month|decade|century)\b|"
                                     r"\bby when\b|\bwhat time\b", q):
@@ -94,10 +94,10 @@ def asked_kind(part: str) -> str:
     if first == "where" or re.search(rf"\b(?:what|which|in which|in what)\s+(?:\w+\s+)?(?:{'|'.join(_PLACE_NOUNS)})\b",
                                      q):
         return PLACE
-    if first in ("who", "whom", "whose") or re.search(
+    if first in ("who", "whom", "whose") or _NAME_OF_PERSON.search(q) or re.search(
             # "which of the firmware engineers ...": one of a group of people.
             rf"\b(?:what|which)\s+(?:of\s+(?:the|our|your|their|these|those)\s+)?(?:\w+\s+)?"
-            rf"(?:{'|'.join(_PERSON_NOUNS)})s?\b", q):
+            rf"(?:{'|'.join(PERSON_NOUNS)})s?\b", q):
         return PERSON
     if first in _AUX and " or " not in q:
         return YESNO
@@ -121,6 +121,11 @@ _RECORDED = re.compile(r"\b(?:written(?: down)?|write (?:it|them) down|recorded|
 # "What's the hourly rate ...?", "what is the fee for ...": an amount.
 _ASKS_RATE = re.compile(r"\bwhat(?:'s|’s| is| was| are| were| would be| will be)? (?:the |our |their |its )?"
                         r"(?:[\w-]+ )?(?:rate|price|fee|charge|wage|salary)s?\b")
+# "What's their liability capped at?", "is there a ceiling on it": the most something may come to, an amount.
+_ASKS_CAP = re.compile(r"\b(?:capped|limited)\s+(?:at|to)\b|\b(?:cap|ceiling|upper limit)\s+on\b")
+# "What's the finance director's name?", "the name of the site manager": a person.
+_NAME_OF_PERSON = re.compile(rf"\b(?:{'|'.join(PERSON_NOUNS)})(?:'s|’s|s') names?\b|"
+                             rf"\bnames? of (?:the|our|their|its|your) (?:[\w-]+ )?(?:{'|'.join(PERSON_NOUNS)})\b")
 # Two figures that bound a range: "between 2 and 8", "2-8 °C", "from 10 to 20".
 _RANGE = re.compile(r"\bbetween\s+[-+]?\d[\d.,]*\s*\S*\s+and\s+[-+]?\d|(?<![\w-])[-+]?\d[\d.,]*\s*(?:°\s*C?\s*)?"
                     r"(?:-|–|to)\s*[-+]?\d[\d.,]*(?![\w-])", re.IGNORECASE)
@@ -299,10 +304,10 @@ newspaper times news agreement services
 """
 _NOT_PERSON = frozenset(_NOT_PERSON_WORDS.split())
 # The last word of a job title.
-_JOB_WORDS = frozenset(_PERSON_NOUNS) | {"manager", "managers", "lead", "nurses", "vets", "staff", "clerk", "partner",
-                                         "controller", "operative", "receptionist", "secretary", "treasurer",
-                                         "director", "chair", "trustee", "librarian", "inspector", "advisor",
-                                         "adviser", "planner", "analyst", "buyer", "keeper", "warden"}
+_JOB_WORDS = frozenset(PERSON_NOUNS) | {"manager", "managers", "lead", "nurses", "vets", "staff", "clerk", "partner",
+                                        "controller", "operative", "receptionist", "secretary", "treasurer",
+                                        "director", "chair", "trustee", "librarian", "inspector", "advisor",
+                                        "adviser", "planner", "analyst", "buyer", "keeper", "warden"}
 
 
 _DETERMINER = re.compile(r"\b(?:the|this|that|these|a|an|our|its|their|each|every|any)\s+$", re.IGNORECASE)
@@ -346,13 +351,21 @@ def _placed(sentence: str, span: str, pos: int) -> bool:
 _AT_PLACE = re.compile(r"\b(?:at|in|near|into|outside)\s+$", re.IGNORECASE)
 
 
+# A table cell whose column names no one who could be asked "who ...?" ("Status: Paid", "Category: Housings"): its
+# one word is a value, not a given name. (Columns that hold people or firms: "Contact: Jonas", "Owner: Priya",
+# "Signed by: Helen", "Supplier: Aquadose".)
+_NON_PERSON_CELL = re.compile(r"(?:^|;\s*)(?![^:;]*\b(?:contact|owner|name|by|person|lead|holder|staff|manager|"
+                              r"signatory|author|approver|assignee|responsible|who|supplier|vendor|company|contractor|"
+                              r"carrier|haulier|customer|client|firm|provider)\b)[^:;]{1,40}:\s*$", re.IGNORECASE)
+
 def _single_name(sentence: str, span: str, pos: int) -> bool:
     """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun
     after an article ("the Supplier"), not a label ("Lessons: 1 lifeguard")."""
     return (pos > 0 and span.isalpha() and not span.isupper()
             and not _DETERMINER.search(sentence[max(0, pos - 12):pos])
             and not _AT_PLACE.search(sentence[max(0, pos - 8):pos])
-            and not sentence[pos + len(span):].lstrip(" *").startswith(":"))
+            and not sentence[pos + len(span):].lstrip(" *").startswith(":")
+            and not _NON_PERSON_CELL.search(sentence[max(0, pos - 40):pos]))
 
 
 def is_personal(sentence: str, span: str, pos: int) -> bool:
@@ -366,6 +379,10 @@ def _personal(sentence: str, span: str, pos: int) -> bool:
     """The name can be a person's: not quoted (a title) and without an organisation's or a work's word."""
     if pos > 0 and sentence[pos - 1] in "\"“'‘":
         return False
+    if " and " in span or " of " in span:
+        return False  # "England and Wales", "Bank of England": a pair or a body, not one person's name
+    if re.match(r"[^;:.]{0,30}:", sentence[pos + len(span):]):
+        return False  # a label, or its first words: "Amount EUR: 31,600", "Due date: 2026-09-05"
     # "Centre Manager", "Deputy Head Nurse": a job title, not a name.
     return not any(fold(w) in _NOT_PERSON for w in span.split()) and not is_job_title(span)
 
