@@ -44,30 +44,28 @@ def speaks_of_sibling(text: str, siblings: dict[str, str], question_stems: set[s
                and modifier not in question_stems for modifier, head in word_pairs(text))
 
 
-# Words that pick one of a few alternatives of the same thing (a half pallet or a full one, a weekday rate or a
-# weekend one), each mapped to its alternative: a sentence giving another alternative and not the asked one is about
-# something else, though the documents never use the question's phrase.
-_ALTERNATIVES = {
-    **{w: w for w in ("full", "half", "quarter")},
-    **{w: "weekday" for w in ("weekday", "weekdays", "monday", "tuesday", "wednesday", "thursday", "friday")},
-    **{w: "weekend" for w in ("weekend", "weekends", "saturday", "sunday", "saturdays", "sundays")},
-    **{w: w for w in ("adult", "child", "junior")},
-    **{w: w for w in ("single", "double", "twin")},
-    **{w: w for w in ("summer", "winter")},
+# Groups of a few alternatives of the same thing (a half pallet or a full one, a weekday rate or a weekend one), and
+# the words naming each alternative: a sentence giving another alternative and not the asked one is about something
+# else, though the documents never use the question's phrase.
+_GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
+    "share": {"full": ("full",), "half": ("half",), "quarter": ("quarter",)},
+    "days": {"weekday": ("weekday", "weekdays", "monday", "tuesday", "wednesday", "thursday", "friday"),
+             "weekend": ("weekend", "weekends", "saturday", "sunday", "saturdays", "sundays")},
+    "age": {"adult": ("adult",), "child": ("child",), "junior": ("junior",)},
+    "beds": {"single": ("single",), "double": ("double",), "twin": ("twin",)},
+    "season": {"summer": ("summer",), "winter": ("winter",)},
 }
-_GROUP = {w: g for g, members in (("share", ("full", "half", "quarter")), ("days", ("weekday", "weekend")),
-                                   ("age", ("adult", "child", "junior")),
-                                   ("beds", ("single", "double", "twin")), ("season", ("summer", "winter")))
-          for w in members}
+_ALTERNATIVE_OF = {word: (group, alternative) for group, alternatives in _GROUPS.items()
+                   for alternative, named in alternatives.items() for word in named}
 
 
 def _alternatives(text: str) -> dict[str, set[str]]:
-    """The alternatives the text names, by what they are alternatives of: {"share": {"full"}}."""
+    """The alternatives the text names, by their group: {"share": {"full"}}."""
     found: dict[str, set[str]] = {}
     for word in words(text):
-        alternative = _ALTERNATIVES.get(word)
-        if alternative is not None:
-            found.setdefault(_GROUP[alternative], set()).add(alternative)
+        if word in _ALTERNATIVE_OF:
+            group, alternative = _ALTERNATIVE_OF[word]
+            found.setdefault(group, set()).add(alternative)
     return found
 
 

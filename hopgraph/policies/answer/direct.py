@@ -122,19 +122,23 @@ def answer_directly(state: AnswerState, question: str, parts: list[str], kinds: 
         take(chosen, used, [row] if one_row and row is not None else own or linked or fitting, 1, 0.3, covered=True)
         if len(parts) > 1:
             runner_up(own or linked or fitting, chosen, used, kind, later=len(parts) - i)
-    if (len(parts) == 1 and not subject and not found and chosen and len(row_record(chosen[0][0])) > 1
-            and not all(named_in(a, [chosen[0][0], *_prose(chosen[0][1])]) for a in anchors)):
+    # A one-part question's answer (not a follow-up's) about another thing than the one asked is none; ``unbridged``:
+    # the answer is the question's own sentence, not one a bridge led to.
+    single = len(parts) == 1 and not subject and bool(chosen)
+    unbridged = single and not found
+    if unbridged and len(row_record(chosen[0][0])) > 1 and not all(
+            named_in(a, [chosen[0][0], *_prose(chosen[0][1])]) for a in anchors):
         # A row about another thing than the one the question names ("the autoclave at Stonegate" answered
         # with Kestrel Road's autoclave): no answer. (The prose around a table may name what all its rows are
         # of: "all locum cover is booked through Locumline".)
         return False
-    if len(parts) == 1 and not subject and not found and chosen and about_another_code(question, *chosen[0]):
+    if unbridged and about_another_code(question, *chosen[0]):
         return False  # "the warranty on the TS-60" answered with the TS-40's
-    if len(parts) == 1 and not subject and not found and chosen and another_alternative(question, chosen[0][0]):
+    if unbridged and another_alternative(question, chosen[0][0]):
         return False  # "a half pallet" answered with the full pallet's rate, "on a Saturday" with the weekday rate
-    if len(parts) == 1 and not subject and chosen and any(another_side(question, text) for text, _ in chosen):
+    if single and any(another_side(question, text) for text, _ in chosen):
         return False  # "signed ... on their side" answered with the line signed for us
-    if (len(parts) == 1 and not subject and not found and chosen and calculation is None and asks_money(question)
+    if (unbridged and calculation is None and asks_money(question)
             and not all(named_in(a, [chosen[0][1].title, paragraph_of(chosen[0][1], chosen[0][0]),
                                      *_prose(chosen[0][1])]) for a in anchors)):
         # A price for another thing than the one asked ("a pallet from Hull to Leeds" answered with the Hull to

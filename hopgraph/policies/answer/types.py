@@ -359,12 +359,12 @@ _NON_PERSON_CELL = re.compile(r"(?:^|;\s*)(?![^:;]*\b(?:contact|owner|name|by|pe
                               r"carrier|haulier|customer|client|firm|provider)\b)[^:;]{1,40}:\s*$", re.IGNORECASE)
 
 def _single_name(sentence: str, span: str, pos: int) -> bool:
-    """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun
-    after an article ("the Supplier"), not a label ("Lessons: 1 lifeguard")."""
+    """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun after an
+    article ("the Supplier"), not a value of a column that holds no people ("Status: Paid"). (A label, "Lessons: 1
+    lifeguard", is no name either: see :func:`_personal`, which every caller asks too.)"""
     return (pos > 0 and span.isalpha() and not span.isupper()
             and not _DETERMINER.search(sentence[max(0, pos - 12):pos])
             and not _AT_PLACE.search(sentence[max(0, pos - 8):pos])
-            and not sentence[pos + len(span):].lstrip(" *").startswith(":")
             and not _NON_PERSON_CELL.search(sentence[max(0, pos - 40):pos]))
 
 
