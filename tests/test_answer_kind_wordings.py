@@ -1,6 +1,7 @@
 """Wordings whose kind of answer was missed: "which of the firmware engineers ..." asks for a person (one of a group of
 people), "what's the warranty period ...?" for a length of time, and "what temperature range ...?" for two figures
-that bound it. A sentence without one does not answer them, however many of the question's words it shares: with none
+that bound it; "what's the finance director's name?" for a person, "what's their liability capped at?" for an
+amount. A sentence without one does not answer them, however many of the question's words it shares: with none
 found, the answer is "not found". Nor does a sentence about another code of the series the question names one of (the
 TS-40's warranty for the TS-60). A question relayed ("A customer is asking how long the warranty is on the TS-40.
 What do I tell them?") is asked as the one it relays; "why" after a statement asks for a cause. "Big contracts need
@@ -81,6 +82,11 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
     ("What are the terms of the deal?", THING),  # the terms themselves, not a length of time
     ("Which of the suppliers was late?", THING),
     ("Back in August the gateway's cert expired. Why didn't it get renewed?", CAUSE),
+    ("Big contracts need the finance director's signature too. What's the finance director's name?", PERSON),
+    ("What is the name of the site manager?", PERSON),
+    ("What's the name of the Rotterdam distributor?", THING),  # a firm, not a person
+    ("If a batch turns out defective, what's their liability to us capped at?", AMOUNT),
+    ("Is there a ceiling on it?", AMOUNT),
 ])
 def test_the_kind_asked_for(question: str, kind: str) -> None:
     assert asked_kind(question) == kind

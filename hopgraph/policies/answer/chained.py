@@ -18,7 +18,7 @@ from hopgraph.policies.answer.reorder import from_cited, held_anew, is_row
 from hopgraph.policies.answer.select import best_sentences
 from hopgraph.policies.answer.steps import step_sentence
 from hopgraph.policies.answer.tables import asking_words
-from hopgraph.policies.answer.types import holds_kind
+from hopgraph.policies.answer.types import quoted_holds_kind
 from hopgraph.policies.text import fold
 
 _ELSE = re.compile(r"\b(?:who|what|which|anyone|anybody|someone|somebody)\s+else\b|\bother (?:members?|people|staff)\b",
@@ -68,7 +68,7 @@ def answer_through_bridge(state: AnswerState, question: str, parts: list[str], k
             # that holds the asked kind ("Date: 18 July 2026.").
             said = next(((text, p) for p in sorted(state.passages, key=lambda p: (p.chunk_index, p.rank))
                          if p.title == chosen[0][1].title for text in passage_sentences(p)
-                         if text not in used and holds_kind(text.split(". ")[-1], kind, part)), None)
+                         if text not in used and quoted_holds_kind(text, kind, part)), None)
             if said is not None:
                 chosen.append(said)
                 used.add(said[0])

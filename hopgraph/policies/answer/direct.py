@@ -29,7 +29,7 @@ from hopgraph.policies.answer.reorder import from_cited, not_given_yet
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
-from hopgraph.policies.answer.types import THING, YESNO, asks_money, holds_kind, restates, states_money
+from hopgraph.policies.answer.types import THING, YESNO, asks_money, quoted_holds_kind, restates, states_money
 from hopgraph.policies.text import fold
 
 # Words that say how a question asks, not what about: "how often is he supposed to do it?" asks for a frequency of
@@ -155,7 +155,7 @@ def answer_directly(state: AnswerState, question: str, parts: list[str], kinds: 
     if named and not subject:
         # A second sentence stays with the documents the question named.
         ranked = [r for r in ranked if is_named(r.passage.title, named, links)]
-    settled = kinds[0] not in (THING, YESNO) and any(_holds(t, kinds[0], question) for t, _ in chosen)
+    settled = kinds[0] not in (THING, YESNO) and any(quoted_holds_kind(t, kinds[0], question) for t, _ in chosen)
     if chosen and ranked and len(parts) == 1 and len(chosen) < 2 and not one_row:
         # A second sentence only when it matches the question nearly as well as the best one, and
         # says more than the question; once the answer holds what was asked, only from another
@@ -182,7 +182,3 @@ def _prose(passage: Passage) -> list[str]:
     locum cover is booked through Locumline" above its rates), not the other prices or rows it lists ("Corran to
     Ardgour, full pallet: £95")."""
     return [s for s in passage_sentences(passage) if not states_money(s) and len(row_record(s)) < 2]
-
-
-def _holds(text: str, kind: str, question: str) -> bool:
-    return holds_kind(text.split(". ")[-1], kind, question)

@@ -281,6 +281,12 @@ def holds_kind(sentence: str, kind: str, question: str) -> bool:
     return bool(found) or _new_numbers(sentence, question)
 
 
+def quoted_holds_kind(text: str, kind: str, question: str) -> bool:
+    """:func:`holds_kind` of a quoted text, which may carry the sentence before it ("The pastry team is based at
+    Eastgate. Omar Haddad leads it."): its last sentence must hold the answer."""
+    return holds_kind(text.split(". ")[-1], kind, question)
+
+
 _WHO_IS = re.compile(r"^\W*(?:and\s+)?who(?:'s|\s+(?:is|was|are|were))\s", re.IGNORECASE)
 
 
@@ -357,6 +363,7 @@ _AT_PLACE = re.compile(r"\b(?:at|in|near|into|outside)\s+$", re.IGNORECASE)
 _NON_PERSON_CELL = re.compile(r"(?:^|;\s*)(?![^:;]*\b(?:contact|owner|name|by|person|lead|holder|staff|manager|"
                               r"signatory|author|approver|assignee|responsible|who|supplier|vendor|company|contractor|"
                               r"carrier|haulier|customer|client|firm|provider)\b)[^:;]{1,40}:\s*$", re.IGNORECASE)
+
 
 def _single_name(sentence: str, span: str, pos: int) -> bool:
     """One capitalized word inside the sentence that can be a name: not an acronym ("EUR"), not a noun after an
