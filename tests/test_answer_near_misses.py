@@ -4,8 +4,9 @@ cell is no person's name unless its column holds people or firms ("Status: Paid"
 label ("Amount EUR:", "Due date:") or a pair of places ("England and Wales"). A rate for another of a few
 alternatives of the same thing (a full pallet for a half one, the weekday rate for a Saturday) answers nothing about
 the one asked. "Who signed the agreement on their side?" asks for the other party's signatory: our own signature
-line, or a contact in a supplier list, is no answer. A folder written here is ingested into the default embedded index
-and asked through the graph with the built-in answer policy.
+line, or a contact in a supplier list, is no answer; when the line signed for the party asked about names nobody
+("authorised representative"), the answer is "not found". A folder written here is ingested into the default
+embedded index and asked through the graph with the built-in answer policy.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 
 from hopgraph.evals.answer_metrics import is_not_found
 from hopgraph.policies.answer.asked import asked_subject
-from hopgraph.policies.answer.contrast import another_alternative, another_side
+from hopgraph.policies.answer.contrast import another_alternative, another_side, named_party_lines
 from hopgraph.policies.answer.evidence import stems
 from hopgraph.policies.answer.types import PERSON, holds_kind
 from tests.support.folders import Folder, ask, ingested, write_files
@@ -96,6 +97,22 @@ def test_the_other_side_of_an_agreement(folder: Folder) -> None:
         answer = str(ask(folder, question)["answer"])
         assert is_not_found(answer), (question, answer)
     answer = str(ask(folder, "Who signed the Wrapline agreement for us?")["answer"])
+    assert "Helen Marsh" in answer, answer
+
+
+def test_the_line_given_for_the_party_asked_about() -> None:
+    texts = [SIGNED, SUPPLIERS.replace(",", "; ")]
+    assert named_party_lines("Who signed the pallet wrap contract on Wrapline's side?", texts) == [
+        "Signed for Wrapline Packaging Ltd: authorised representative."]
+    assert named_party_lines("Who signed the pallet wrap contract?", texts) == []  # no side asked about
+    assert named_party_lines("Who signed the carton contract on Boxco's side?", texts) == []  # no line for Boxco
+
+
+def test_a_side_whose_signature_line_names_nobody(folder: Folder) -> None:
+    # Wrapline's own line says "authorised representative": its contact in the supplier list is no signatory.
+    answer = str(ask(folder, "Who signed the pallet wrap contract on Wrapline's side?")["answer"])
+    assert is_not_found(answer), answer
+    answer = str(ask(folder, "Who signed the Wrapline agreement on Tidewater's side?")["answer"])
     assert "Helen Marsh" in answer, answer
 
 

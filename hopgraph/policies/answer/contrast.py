@@ -90,3 +90,14 @@ def another_side(question: str, text: str) -> bool:
         return False
     party = _FOR_PARTY.search(text)
     return party is not None and not stems(party.group(1)) & stems(question)
+
+
+def named_party_lines(question: str, texts: Iterable[str]) -> list[str]:
+    """When the question asks about a party's side, the lines of the texts given for a party it names ("Signed for
+    Meridian Circuits Oy: authorised representative" for "Who signed ... on Meridian's side?"): where the answer
+    stands, if the documents give it."""
+    if not _THEIR_SIDE.search(question):
+        return []
+    asked = stems(question)
+    return [line.strip() for text in texts for line in text.splitlines()
+            if (party := _FOR_PARTY.search(line)) and stems(party.group(1)) & asked]

@@ -12,7 +12,7 @@ from hopgraph.policies.answer.anchors import about_another_code, named_in
 from hopgraph.policies.answer.asked import asked_subject, asked_thing
 from hopgraph.policies.answer.bridge import bridge_kind, named_in_titles
 from hopgraph.policies.answer.compute import Calculation
-from hopgraph.policies.answer.contrast import another_alternative, another_side
+from hopgraph.policies.answer.contrast import another_alternative, another_side, named_party_lines
 from hopgraph.policies.answer.evidence import AnswerState, Passage, stems
 from hopgraph.policies.answer.extend import runner_up, take
 from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences, sentence_heading
@@ -29,7 +29,16 @@ from hopgraph.policies.answer.reorder import from_cited, not_given_yet
 from hopgraph.policies.answer.select import Candidate, best_sentences, doc_links, named_row
 from hopgraph.policies.answer.steps import CITED, asked_step, named_procedure, step_sentence
 from hopgraph.policies.answer.tables import row_record
-from hopgraph.policies.answer.types import THING, YESNO, asks_money, quoted_holds_kind, restates, states_money
+from hopgraph.policies.answer.types import (
+    PERSON,
+    THING,
+    YESNO,
+    asks_money,
+    holds_kind,
+    quoted_holds_kind,
+    restates,
+    states_money,
+)
 from hopgraph.policies.text import fold
 
 # Words that say how a question asks, not what about: "how often is he supposed to do it?" asks for a frequency of
@@ -138,6 +147,9 @@ def answer_directly(state: AnswerState, question: str, parts: list[str], kinds: 
         return False  # "a half pallet" answered with the full pallet's rate, "on a Saturday" with the weekday rate
     if single and any(another_side(question, text) for text, _ in chosen):
         return False  # "signed ... on their side" answered with the line signed for us
+    party_lines = named_party_lines(question, (p.text for p in state.passages)) if single and kinds[0] == PERSON else []
+    if party_lines and not any(holds_kind(line, PERSON, question) for line in party_lines):
+        return False  # "on Meridian's side": the line signed for Meridian names nobody ("authorised representative")
     if (unbridged and calculation is None and asks_money(question)
             and not all(named_in(a, [chosen[0][1].title, paragraph_of(chosen[0][1], chosen[0][0]),
                                      *_prose(chosen[0][1])]) for a in anchors)):
