@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from hopgraph.policies.answer.builtin import _unseen_words
 from hopgraph.policies.answer.evidence import Passage
+from hopgraph.policies.answer.hops import unseen_words
 from hopgraph.policies.answer.paragraphs import passage_sentences
 from hopgraph.policies.answer.records import subject_chain
 from tests.support.folders import Folder, ask, csv_text, ingested, write_files
@@ -52,14 +52,14 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
 
 def test_the_words_nothing_found_contains() -> None:
     found = [Passage(ref="S1", title="Studios: directory", text=DIRECTORY, rank=1, round=1)]
-    assert _unseen_words("I want to fire some pots in the kiln. Which town should I travel to?", found) == (
+    assert unseen_words("I want to fire some pots in the kiln. Which town should I travel to?", found) == (
         "fire pots kiln travel")
-    assert _unseen_words("Which town is Millrace Studio in?", found) == ""
+    assert unseen_words("Which town is Millrace Studio in?", found) == ""
     # Verb forms and the words of "how long" name nothing to look for.
-    assert _unseen_words("How long was the kiln left turning before it was switched off?", found) == "kiln left"
+    assert unseen_words("How long was the kiln left turning before it was switched off?", found) == "kiln left"
     # Nor do the words asking for arithmetic.
-    assert _unseen_words("How many pots did the two studios fire put together?", found) == "pots fire"
-    assert _unseen_words("How many kilns do the studios have on average?", found) == "kilns"
+    assert unseen_words("How many pots did the two studios fire put together?", found) == "pots fire"
+    assert unseen_words("How many kilns do the studios have on average?", found) == "kilns"
 
 
 def test_the_described_row_leads_to_the_record_that_answers() -> None:

@@ -64,6 +64,18 @@ def focus_stems(part: str) -> set[str]:
     return stems(m.group(1)) if m else set()
 
 
+# "Which version is that?", "What company was it?": a part that asks what the statement before it describes.
+_WHICH_IS_THAT = re.compile(r"^\s*(?:which|what)\s+([a-z][\w\-]*)\s+(?:is|was|are|were)\s+(?:that|it|this|they|"
+                            r"those)\s*\??\s*$", re.IGNORECASE)
+
+
+def pointed_back_kind(part: str) -> set[str]:
+    """Stems of the kind a part like "Which version is that?" names: what the statement before it describes is the
+    bridge ("Version 4.2.1 or later is recommended" for "The data sheet recommends a minimum firmware.")."""
+    m = _WHICH_IS_THAT.match(part)
+    return stems(m.group(1)) if m else set()
+
+
 # "a network founded by ...", "the film that was shot ...", "an NFL team based in ...": the noun before a
 # relative clause or a participle names the kind of thing a one-part question passes through.
 _DESCRIBED = re.compile(r"\b((?:[a-z][\w\-]*\s+)?[a-z][\w\-]*)\s+(?:that|which|who|whose|where|"
@@ -161,8 +173,11 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
     want = stems(first_part)
     # In a two-part question "which supplier ..." names the bridge's kind; in a one-part question the
     # noun after which/what is the kind of the final answer, not of the bridge.
-    multi = len(split_question(state.question)) > 1
+    parts = split_question(state.question)
+    multi = len(parts) > 1
     focus = focus_stems(first_part) if multi else bridge_kind(first_part)
+    if multi and not focus and fold(parts[0]) == fold(first_part):
+        focus = pointed_back_kind(parts[1])  # "... recommends a minimum firmware. Which version is that?"
     focus_bonus = 4.0 if multi else 1.5
     question = fold(state.question)
     # Only what was found by then: the bridge stays the same when later rounds bring more documents.
@@ -212,6 +227,9 @@ def bridge_candidates(state: AnswerState, first_part: str, round_no: int = 1) ->
             for span, pos in [*entities(sentence, state.question), *found_regions, *named_titles]:
                 if _CURRENCY.fullmatch(span):
                     continue  # "EUR 50,000": a unit of money, nothing to follow
+                kind_word, _, rest = span.partition(" ")
+                if focus and stems(kind_word) & focus and any(c.isdigit() for c in rest):
+                    span, pos = rest, pos + len(kind_word) + 1  # "Version 4.2.1" for "which version": 4.2.1
                 score = float(relevance) - 0.05 * p.rank + anchor - (LOW_RANK if p.rank > FIRST_RESULTS else 0.0)
                 before = sentence[max(0, pos - 40):pos]
                 linked = titles.get(fold(span))

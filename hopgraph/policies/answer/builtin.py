@@ -4,7 +4,8 @@ Round 1: ``search_documents`` on the question (preceded by ``rewrite_query`` whe
 when it is a follow-up that names nothing: then the rewrite carries the thread's subject). Round 2: a search
 anchored on a bridge found in the first results (a name or code the question does not contain), for the second part
 of a two-part question, or for a one-part question whose first results do not hold an answer of the asked kind or
-that asks about something it only describes ("the association which published ..."); for a question asking who does
+that asks about something it only describes ("the association which published ..."; see
+:mod:`hopgraph.policies.answer.hops`); for a question asking who does
 something that a policy gives to a job ("The **Senior Pool Attendant** supervises the lifeguards"), a search for
 that job's row in the staff list at the places asked about (see :mod:`hopgraph.policies.answer.roles`). Then, when
 the question asks for a derived amount, a ``run_python`` call computes it from the numbers found (see
@@ -36,13 +37,10 @@ from hopgraph.policies.answer.aggregate import (
     lookup_answer,
     lookup_row,
     plan_aggregate,
-    without_arithmetic_words,
 )
 from hopgraph.policies.answer.bridge import (
     asked_through,
-    bridge_kind,
     find_bridge,
-    find_bridge_evidence,
     follow_up_query,
 )
 from hopgraph.policies.answer.choice import is_choice, is_yes_no
@@ -61,7 +59,6 @@ from hopgraph.policies.answer.compute import (
     printed_numbers,
 )
 from hopgraph.policies.answer.evidence import (
-    CODE,
     REWRITE,
     RUN_PYTHON,
     SEARCH,
@@ -72,12 +69,19 @@ from hopgraph.policies.answer.evidence import (
     stems,
     tidy_question,
 )
+from hopgraph.policies.answer.hops import (
+    described_bridge_found,
+    first_part_unanswered,
+    hop_query,
+    unseen_words,
+    worth_following,
+)
 from hopgraph.policies.answer.priced import priced_quantity
 from hopgraph.policies.answer.rates import rate_query, rate_times_quantity
 from hopgraph.policies.answer.records import owner_named, owner_row, peer_records, status_query, status_row
 from hopgraph.policies.answer.roles import role_answer, role_holder, role_query
 from hopgraph.policies.answer.row_filter import statuses_named
-from hopgraph.policies.answer.select import best_sentences, doc_links, plain_row_query
+from hopgraph.policies.answer.select import best_sentences, plain_row_query
 from hopgraph.policies.answer.shares import share_of_amount
 from hopgraph.policies.answer.steps import CITED, cited_code, cited_documents, named_procedure
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
@@ -111,56 +115,6 @@ def effective_question(state: AnswerState) -> str:
             return asked
     subject = follow_up_subject(state)
     return contextual_question(tidy_question(state.question), subject) if subject else state.question
-
-
-def _first_part_unanswered(state: AnswerState, parts: list[str]) -> bool:
-    """The first results name no bridge for the first part apart from in the sentence that best answers a
-    later part: the search was about the later part."""
-    evidence = find_bridge_evidence(state, parts[0])
-    if evidence is None:
-        return True
-    later = best_sentences([p for p in state.passages if p.round == 1], stems(parts[1]), parts[1],
-                           asked_kind(parts[1]))
-    return bool(later) and later[0].text.endswith(evidence[1])
-
-
-def _worth_following(state: AnswerState, question: str, bridge: str) -> bool:
-    """A one-part question follows a bridge (a name or a code) when its best first-round sentence holds no
-    answer of the asked kind, or when the question describes what it passes through ("an NFL team based
-    in ..."): the answer is then in the bridge's own document ("He played for the Philadelphia Eagles":
-    in which state?)."""
-    if not any(w[:1].isupper() and w.isalpha() for w in bridge.split()) and not CODE.fullmatch(bridge):
-        return False
-    ranked = best_sentences([p for p in state.passages if p.round == 1], stems(question), question,
-                            asked_kind(question), links=doc_links(question, state.passages))
-    if not ranked or not ranked[0].holds:
-        return True
-    # "Who painted X?" is answered by the name itself; "who directed the film that ...?" goes through it.
-    return bool(bridge_kind(question))
-
-
-# "how long", "how much": words that ask, not what is asked about.
-_ASKING = frozenset({"long", "much", "many", "often", "far", "old", "soon"})
-
-
-def _unseen_words(question: str, passages: list[Passage]) -> str:
-    """The question's content words, as written, that no passage found contains; verb forms ("turning",
-    "switched"), the words of "how long" / "how much" and those asking for arithmetic ("put together") left out,
-    as they name no thing to look for."""
-    seen = set().union(*(stems(p.title + " " + p.text) for p in passages)) if passages else set()
-    words = [w.strip("?,.!;:'\"()") for w in without_arithmetic_words(question).split()]
-    return " ".join(dict.fromkeys(
-        w for w in words if stems(w) and not stems(w) & seen and fold(w) not in _ASKING
-        and not (w.islower() and w.endswith(("ing", "ed")))))
-
-
-def _hop_query(state: AnswerState, question: str, bridge: str) -> str:
-    """The bridge with the question's words that the bridge sentence's document does not already cover."""
-    evidence = find_bridge_evidence(state, question)
-    covered = stems(evidence[2].title) if evidence else set()
-    rest = " ".join(w for w in question.split() if not (stems(w) and stems(w) <= covered))
-    return follow_up_query(bridge, rest)
-
 
 
 def compose_extractive_answer(question: str, refs: Mapping[str, Mapping[str, Any]],
@@ -289,8 +243,9 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             # "Katrin Vogel's company" with no row listing her found: her name alone finds the list.
             return [(SEARCH, {"query": person})], ""
         if (search_rounds == 1 and len(parts) > 1 and state.passages and extreme is None
+                and not described_bridge_found(state, parts)
                 and ((asks_for_extreme(parts[0]) and not table_records(state.passages))
-                     or _first_part_unanswered(state, parts))):
+                     or first_part_unanswered(state, parts))):
             # The first search went to the later part: search the first part alone (with the status it speaks of
             # in other words: "... in an argument about" -> Disputed), then hop.
             said = " ".join(s.capitalize() for s in statuses_named(parts[0]))
@@ -331,7 +286,7 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 if fold(query) not in searched:
                     return [(SEARCH, {"query": query})], ""
             elif (bridge and question == state.question and not is_choice(question) and not is_yes_no(question)
-                  and (status is not None or owner is not None or _worth_following(state, question, bridge))
+                  and (status is not None or owner is not None or worth_following(state, question, bridge))
                   # Every number a calculation needs is found already: compute, a hop would only find nothing new.
                   and not (self.run_python and self._calculation(state, question, parts, bridge) is not None)):
                 # One part: follow the bridge too, the answer may sit in the document it names. (A
@@ -339,10 +294,10 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
                 # (For the row a status picked, what the last sentence asks of its place: "Priory Library manager
                 # branch charged", not the words that picked the row.)
                 query = (follow_up_query(bridge, split_question(question)[-1].split(". ")[-1]) if status is not None
-                         else _hop_query(state, question, bridge))
+                         else hop_query(state, question, bridge))
                 if fold(query) not in searched:
                     return [(SEARCH, {"query": query})], ""
-            unseen = _unseen_words(question, state.passages)
+            unseen = unseen_words(question, state.passages)
             if (state.passages and len(parts) == 1 and question == state.question and len(unseen.split()) >= 2
                     and fold(unseen) not in searched):
                 # Words of the question that nothing found contains ("the 3D printer"): what it is about may

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from hopgraph.policies.answer.aggregate import extreme_row, lookup_row
-from hopgraph.policies.answer.bridge import asked_through
+from hopgraph.policies.answer.bridge import asked_through, pointed_back_kind
 from hopgraph.policies.answer.evidence import AnswerState, Passage, stems
 from hopgraph.policies.answer.extend import continued, runner_up, take
 from hopgraph.policies.answer.paragraphs import passage_sentences
@@ -63,6 +63,8 @@ def answer_through_bridge(state: AnswerState, question: str, parts: list[str], k
     for i, (part, kind) in list(enumerate(zip(parts, kinds, strict=True), start=1))[0 if through else 1:]:
         if status is not None and status[1] == bridge and _asks_for_kind_of(part, bridge):
             continue  # "Which of our pools was it charged to?": the row's own site, quoted for part one
+        if i == 2 and pointed_back_kind(part) and evidence is not None and evidence[0] == bridge:
+            continue  # "Which version is that?": the bridge itself, in the sentence quoted for the statement before
         if not stems(part) and chosen:
             # "..., and when was that?": asked of what the first part found; the first sentence of its document
             # that holds the asked kind ("Date: 18 July 2026.").
