@@ -127,7 +127,12 @@ def named_stems(question: str) -> set[str]:
 def _stems(text: str) -> frozenset[str]:
     # Cached: every part of the question scores the same sentences again.
     # "doesn't", "won't": a negated auxiliary says nothing a sentence could share.
-    return frozenset(stem(t) for t in terms(text) if t not in _VAGUE and not t.endswith(("n't", "n’t")))
+    kept = [t for t in terms(text) if t not in _VAGUE and not t.endswith(("n't", "n’t"))]
+    # "unreachable" also says "reach": a sentence with it answers "when the gateway can't be reached".
+    return frozenset([stem(t) for t in kept] + [stem(t[2:-4]) for t in kept if _NOT_ABLE.fullmatch(t)])
+
+
+_NOT_ABLE = re.compile(r"un[a-z]{4,}[ai]ble")
 
 
 _RELATIVE = re.compile(r"^(?:who|whom|whose|who's|which)\b", re.IGNORECASE)
