@@ -1,11 +1,12 @@
 """Near misses are no answers. "What's the finance director's name?" asks for a person of that job, and "which lawyer
-wrote ...?" for a lawyer: a person named in a passage that never speaks of the job does not answer them. A table
-cell is no person's name unless its column holds people or firms ("Status: Paid" is a status), nor is a column's
-label ("Amount EUR:", "Due date:") or a pair of places ("England and Wales"). A rate for another of a few
-alternatives of the same thing (a full pallet for a half one, the weekday rate for a Saturday) answers nothing about
-the one asked. "Who signed the agreement on their side?" asks for the other party's signatory: our own signature
-line, or a contact in a supplier list, is no answer; when the line signed for the party asked about names nobody
-("authorised representative"), the answer is "not found". A folder written here is ingested into the default
+wrote ...?" for a lawyer: a person named in a passage that never speaks of the job does not answer them. A table cell is
+no person's name unless its column holds people or firms ("Status: Paid" is a status), nor is a column's label ("Amount
+EUR:", "Due date:") or a pair of places ("England and Wales"). A rate for another of a few alternatives of the same
+thing (a full pallet for a half one, the weekday rate for a Saturday) answers nothing about the one asked. "Who signed
+the agreement on their side?" asks for the other party's signatory: our own signature line, or a contact in a supplier
+list, is no answer; when the line signed for the party asked about names nobody ("authorised representative"), the
+answer is "not found". A figure given for another interval than the one the question sets ("about five years at a 15
+minute wake-up interval" for "every 5 minutes") says nothing of it. A folder written here is ingested into the default
 embedded index and asked through the graph with the built-in answer policy.
 """
 
@@ -17,7 +18,12 @@ import pytest
 
 from hopgraph.evals.answer_metrics import is_not_found
 from hopgraph.policies.answer.asked import asked_subject
-from hopgraph.policies.answer.contrast import another_alternative, another_side, named_party_lines
+from hopgraph.policies.answer.contrast import (
+    another_alternative,
+    another_interval,
+    another_side,
+    named_party_lines,
+)
 from hopgraph.policies.answer.evidence import stems
 from hopgraph.policies.answer.types import PERSON, holds_kind
 from tests.support.folders import Folder, ask, ingested, write_files
@@ -176,3 +182,43 @@ def test_a_rate_for_another_alternative_is_no_answer(folder: Folder) -> None:
     assert is_not_found(answer), answer
     answer = str(ask(folder, "What's the hourly rate for a casual warehouse operative on a weekday?")["answer"])
     assert "£12.60" in answer, answer
+
+
+@pytest.mark.parametrize(("question", "text", "other"), [
+    ("If we set it to wake up every 5 minutes, how long will the batteries last?",
+     "Two lithium AA cells; about five years at a 15 minute wake-up interval.", True),
+    ("If we set it to wake up every 15 minutes, how long will the batteries last?",
+     "Two lithium AA cells; about five years at a 15 minute wake-up interval.", False),
+    ("How long will the batteries last?", "Two lithium AA cells; about five years at a 15 minute wake-up interval.",
+     False),  # no interval asked about
+    ("If it reports every 2 hours, how long will the batteries last?", "About five years when readings are sent "
+     "every 30 minutes.", False),  # another unit: not comparable
+])
+def test_another_interval(question: str, text: str, other: bool) -> None:
+    assert another_interval(question, text) is other
+
+
+SENSOR = """# TS-9 Sensor - Data sheet
+
+The TS-9 measures temperature and humidity and reports over LTE-M.
+
+Power
+Two lithium AA cells; about five years at a 15 minute wake-up interval.
+"""
+
+
+@pytest.fixture(scope="module")
+def sensor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Folder]:
+    docs = write_files(tmp_path_factory.mktemp("sensor"), {
+        "ops/ts-9-datasheet.md": SENSOR, "ops/freight-rates.md": FREIGHT})
+    with ingested(tmp_path_factory, docs) as indexed:
+        yield indexed
+
+
+def test_a_figure_for_another_interval_is_no_answer(sensor: Folder) -> None:
+    answer = str(ask(sensor, "If we set a TS-9 to wake up every 5 minutes, how long will the batteries last?")[
+        "answer"])
+    assert is_not_found(answer), answer
+    answer = str(ask(sensor, "If we set a TS-9 to wake up every 15 minutes, how long will the batteries last?")[
+        "answer"])
+    assert "five years" in answer, answer

@@ -76,6 +76,33 @@ def another_alternative(question: str, text: str) -> bool:
     return any(group in said and not asked & said[group] for group, asked in _alternatives(question).items())
 
 
+# "every 5 minutes", "a 15 minute wake-up interval", "at 30-second intervals": an interval a setting is given in.
+_TIME_UNIT = r"(second|minute|hour|day|week|month)s?"
+_EVERY = re.compile(rf"\bevery\s+(\d+(?:\.\d+)?)\s+{_TIME_UNIT}\b", re.IGNORECASE)
+_INTERVAL = re.compile(rf"\b(?:every\s+)?(\d+(?:\.\d+)?)[\s\-]+{_TIME_UNIT}\b(?:\s+[\w\-]+)?\s+intervals?\b|"
+                       rf"\bevery\s+(\d+(?:\.\d+)?)\s+{_TIME_UNIT}\b", re.IGNORECASE)
+
+
+def _intervals(pattern: re.Pattern[str], text: str) -> set[tuple[str, str]]:
+    found = set()
+    for m in pattern.finditer(text):
+        groups = [g for g in m.groups() if g]
+        found.add((groups[0], groups[1].lower()))
+    return found
+
+
+def another_interval(question: str, text: str) -> bool:
+    """The question sets an interval ("wake up every 5 minutes") and the text gives its figure for another interval of
+    the same unit ("about five years at a 15 minute wake-up interval"), not for the question's: it says nothing of the
+    setting asked about."""
+    asked = _intervals(_EVERY, question)
+    if not asked:
+        return False
+    given = _intervals(_INTERVAL, text)
+    units = {unit for _, unit in asked}
+    return any(unit in units for _, unit in given) and not asked & given
+
+
 # "on their side", "on Meridian's side", "for them": the question asks about the other party to an agreement.
 _THEIR_SIDE = re.compile(r"\bon\s+(?:their|the\s+other|the\s+supplier'?s|[A-Z][\w&-]*(?:'s|’s))\s+side\b|"
                          r"\bfor\s+them\b")

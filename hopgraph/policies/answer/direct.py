@@ -12,7 +12,7 @@ from hopgraph.policies.answer.anchors import about_another_code, named_in
 from hopgraph.policies.answer.asked import asked_subject, asked_thing
 from hopgraph.policies.answer.bridge import bridge_kind, named_in_titles
 from hopgraph.policies.answer.compute import Calculation
-from hopgraph.policies.answer.contrast import another_alternative, another_side, named_party_lines
+from hopgraph.policies.answer.contrast import another_alternative, another_interval, another_side, named_party_lines
 from hopgraph.policies.answer.evidence import AnswerState, Passage, stems
 from hopgraph.policies.answer.extend import runner_up, take
 from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences, sentence_heading
@@ -145,6 +145,8 @@ def answer_directly(state: AnswerState, question: str, parts: list[str], kinds: 
         return False  # "the warranty on the TS-60" answered with the TS-40's
     if unbridged and another_alternative(question, chosen[0][0]):
         return False  # "a half pallet" answered with the full pallet's rate, "on a Saturday" with the weekday rate
+    if unbridged and another_interval(question, chosen[0][0]):
+        return False  # "every 5 minutes" answered with the battery life at a 15 minute interval
     if single and any(another_side(question, text) for text, _ in chosen):
         return False  # "signed ... on their side" answered with the line signed for us
     party_lines = named_party_lines(question, (p.text for p in state.passages)) if single and kinds[0] == PERSON else []
