@@ -1,7 +1,8 @@
-"""A price picked by a name the question gives: "What would five full pallets to Gdansk cost?" over a rate card
-saying "Hull to Gdansk, full pallet: EUR 340" is 5 × 340 EUR, though the question shares only "Gdansk" with that
-line besides the unit. A folder written here is ingested into the default embedded index and asked through the graph
-with the built-in answer policy.
+"""A price picked by a name the question gives: "What would five full pallets to Gdansk cost?" over a rate card saying
+"Hull to Gdansk, full pallet: EUR 340" is 5 × 340 EUR, though the question shares only "Gdansk" with that line besides
+the unit. One unit named in the singular ("one full pallet") is a quantity too, and "what's the damage", "what do we
+pay" and "set us back" ask what something costs. A folder written here is ingested into the default embedded index and
+asked through the graph with the built-in answer policy.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from hopgraph.evals.answer_metrics import is_not_found
+from hopgraph.policies.answer.rates import asks_cost
 from tests.support.folders import Folder, ask, ingested, write_files
 
 RATE_CARD = """Freight rate card 2026
@@ -43,3 +45,23 @@ def test_with_the_surcharge_the_question_names(folder: Folder) -> None:
     question = "We need to rush two full pallets over to Gdansk as an express job. What would that cost?"
     answer = str(ask(folder, question)["answer"])
     assert "1,088" in answer, answer
+
+
+@pytest.mark.parametrize("question", [
+    "What's the damage if we send one full pallet to Gdansk by express?",
+    "What will one full pallet to Gdansk by express set us back?",
+])
+def test_one_unit_in_the_singular_asked_in_other_words(folder: Folder, question: str) -> None:
+    answer = str(ask(folder, question)["answer"])
+    assert "544" in answer and "EUR 340" in answer, answer
+
+
+@pytest.mark.parametrize(("question", "cost"), [
+    ("What's the damage if we send one full pallet?", True),
+    ("What do we pay for a full pallet to Gdansk?", True),
+    ("What will it set us back?", True),
+    ("What's the damage to the pallet?", False),  # the harm done, not a price
+    ("What damage did the pallet take?", False),
+])
+def test_wordings_that_ask_a_cost(question: str, cost: bool) -> None:
+    assert asks_cost(question) is cost

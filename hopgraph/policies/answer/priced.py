@@ -21,6 +21,9 @@ from hopgraph.policies.answer.tables import NUMBER_WORDS
 from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL
 
 _COUNTED = re.compile(rf"\b(\d+|{'|'.join(NUMBER_WORDS)})\s+((?:[a-z-]+\s+){{0,2}}?[a-z]+s)\b", re.IGNORECASE)
+# "one full pallet", "a single pallet": one unit, named in the singular.
+_ONE = re.compile(r"\b(?:one|1|a single)\s+((?:[a-z-]+\s+){0,2}?[a-z]+)\s+(?:to|from|by|for|at|on|in|of|with)\b",
+                  re.IGNORECASE)
 _MONEY = re.compile(r"(?:(?P<code>EUR|GBP|USD|CHF)\s?|(?P<symbol>[£€$]))(?P<amount>\d{1,3}(?:,\d{3})*(?:\.\d+)?|"
                     r"\d+(?:\.\d+)?)")
 _SURCHARGE = re.compile(r"\b(?P<what>[a-z]+)\s+(?:surcharge|supplement)\s*:?\s*(?:of\s+)?(?P<pct>\d+(?:\.\d+)?)\s*"
@@ -36,11 +39,17 @@ def priced_quantity(question: str, passages: list[Passage]) -> Aggregate | None:
     if not asks_cost(question) or asks_for_arithmetic(question) not in ("", "product"):
         return None
     counted = _COUNTED.search(question)
-    if counted is None:
+    one = _ONE.search(question) if counted is None else None
+    if counted is not None:
+        number, phrase = counted.group(1).lower(), counted.group(2).lower()
+        quantity = float(number) if number.isdigit() else float(NUMBER_WORDS[number])
+        unit = phrase[:-1]  # "full pallets" -> "full pallet"
+        said = f"{counted.group(1)} {phrase}"
+    elif one is not None:
+        quantity, unit = 1.0, one.group(1).lower()
+        said = f"1 {unit}"
+    else:
         return None
-    number, phrase = counted.group(1).lower(), counted.group(2).lower()
-    quantity = float(number) if number.isdigit() else float(NUMBER_WORDS[number])
-    unit = phrase[:-1]  # "full pallets" -> "full pallet"
     want = stems(question) - stems(unit)
     # A place or a name the question gives picks the row by itself ("to Gdansk": "Hull to Gdansk, full pallet").
     named = named_stems(question) & want
@@ -61,7 +70,7 @@ def priced_quantity(question: str, passages: list[Passage]) -> Aggregate | None:
     if not prices:
         return None
     _, _, price, price_text, currency, price_sentence, price_passage = max(prices, key=lambda p: (p[0], p[1]))
-    operands = [Operand(quantity, f"{counted.group(1)} {phrase}", price_sentence, price_passage),
+    operands = [Operand(quantity, said, price_sentence, price_passage),
                 Operand(price, price_text, price_sentence, price_passage)]
     inputs = [operands[1]]
     asked = stems(question)

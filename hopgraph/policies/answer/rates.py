@@ -25,7 +25,12 @@ _HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would|should|co
                        r"(?:cost|costing|come to)\b|"
                        # "What should we expect the bill to be?", "What will the invoice be?"
                        r"\bwhat (?:will|would|should|might) (?:[\w'’-]+ ){0,6}?(?:bill|invoice|cost|total)s? "
-                       r"(?:to )?be\b", re.IGNORECASE)
+                       r"(?:to )?be\b|"
+                       # "What's the damage if we send ...", "What do we pay ...", "What will it set us back?"
+                       r"\bwhat(?:'s|’s| is| would be| will be) the (?:damage(?!\s+(?:to|on|of|done|caused)\b)|"
+                       r"(?:total |full )?(?:cost|price|bill))\b|"
+                       r"\bwhat (?:do|would|will|should) (?:we|I|they|you) (?:have to )?pay\b|"
+                       r"\bset (?:us|me|them|you) back\b", re.IGNORECASE)
 _PER_WORDS = ("per", "a", "an", "each", "for each", "for every", "every")
 _PER_ALTERNATION = "|".join(sorted(_PER_WORDS, key=len, reverse=True))
 _MONEY_AMOUNT = (r"(?:(?P<symbol>[£€$])\s?(?P<amount>\d+(?:\.\d+)?)|(?P<pence>\d+(?:\.\d+)?)\s?p|"
