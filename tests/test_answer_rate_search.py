@@ -55,6 +55,12 @@ def test_a_search_for_the_rate_of_a_quantity_found() -> None:
     assert rate_query("How much does the trust have to pay for itself?", [grant]) is None
 
 
+def test_the_unit_searched_as_written() -> None:
+    # The search names the unit as a reader would ("housing"), not by the stem the words are matched with ("housi").
+    delivery = _passage("delivery", "Nordlicht delivered 1,200 housings to the Hull plant in October.")
+    assert rate_query("How much should we pay Nordlicht for the housings?", [delivery]) == "rate per housing"
+
+
 def test_the_rate_searched_for_then_multiplied(folder: Folder) -> None:
     result = ask(folder, QUESTION)
     queries = [c["args"].get("query") for t in result["trace"] for c in t["tool_calls"]

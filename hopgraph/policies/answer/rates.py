@@ -105,7 +105,7 @@ def rate_query(question: str, passages: list[Passage]) -> str | None:
         for m in _QUANTITY.finditer(sentence):
             unit = stem(m.group("unit"))
             if _counts_units(question, unit) and unit not in rated:
-                return f"rate per {unit}"
+                return f"rate per {_singular(m.group('unit'))}"
     for sentence in sentences:
         # "What did the agency lifeguards cost us?" over "46 hours of agency lifeguard cover": a unit of time or
         # distance the question does not name, said with what it asks about; search its rate with those words.
@@ -115,8 +115,15 @@ def rate_query(question: str, passages: list[Passage]) -> str | None:
         for m in _TIMED.finditer(sentence):
             unit = stem(m.group("unit"))
             if unit not in rated:
-                return f"{' '.join(dict.fromkeys(shared))} rate per {unit}"
+                return f"{' '.join(dict.fromkeys(shared))} rate per {_singular(m.group('unit'))}"
     return None
+
+
+def _singular(word: str) -> str:
+    """The unit as a search would name it: the word as written, in the singular ("housings" -> "housing"), not its
+    stem ("housi")."""
+    word = word.lower()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
 
 
 # A number of hours, days, miles ...: "46 hours", "6 school days".
