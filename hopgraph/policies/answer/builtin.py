@@ -87,7 +87,7 @@ from hopgraph.policies.answer.steps import CITED, cited_code, cited_documents, n
 from hopgraph.policies.answer.table_search import missing_quarters, more_rows_query
 from hopgraph.policies.answer.tables import table_records
 from hopgraph.policies.answer.thread import thread_subject
-from hopgraph.policies.answer.types import PERSON, THING, YESNO, asked_kind, holds_kind
+from hopgraph.policies.answer.types import PERSON, PHONE_ASKED, THING, YESNO, asked_kind, holds_kind
 from hopgraph.policies.answer.unsettled import unsettled
 from hopgraph.policies.base import ScriptedPolicy, _call_id
 from hopgraph.policies.text import fold, terms
@@ -174,6 +174,10 @@ class BuiltinAnswerPolicy(ScriptedPolicy):
             if tidy != state.question.strip():
                 calls.append((REWRITE, {"query": tidy}))
             calls.append((SEARCH, {"query": tidy}))
+            subject = follow_up_subject(state)
+            if subject and PHONE_ASKED.search(state.question):
+                # "What number should they ring?" after an answer naming Pennock: Pennock's own record holds it.
+                calls.append((SEARCH, {"query": follow_up_query(subject, state.question)}))
             return calls, ""
         # (Of a question in parts, the first names the row: "There's one supplier bill we've refused to pay. I need
         # to write to the site it was charged to; what's the full postal address?")

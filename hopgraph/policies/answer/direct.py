@@ -31,6 +31,7 @@ from hopgraph.policies.answer.steps import CITED, asked_step, named_procedure, s
 from hopgraph.policies.answer.tables import row_record
 from hopgraph.policies.answer.types import (
     PERSON,
+    PHONE_ASKED,
     THING,
     YESNO,
     asks_money,
@@ -107,6 +108,8 @@ def answer_directly(state: AnswerState, question: str, parts: list[str], kinds: 
             ranked = from_cited(ranked, cited_docs, kind, asked_of=bool(CITED.search(part)))
         # Words the question asks with, besides the names it gives ("chief executive" of Tidewater).
         asking = want - {t for a in anchors for t in stems(a)} - _HOW_ASKED
+        if PHONE_ASKED.search(part):
+            asking = set()  # "what number should they ring?": a telephone number says it without those words
         row = named_row(ranked, subject or part, part)
         if kind not in (THING, YESNO) and not (row is not None and row.holds) and not any(
                 c.holds and (not asking or stems(f"{c.text} {sentence_heading(c.passage, c.text)}") & asking)

@@ -210,14 +210,15 @@ def peer_records(name: str, question: str, passages: list[Passage]) -> Passage |
 
 def opens_with(sentence: str, name: str) -> bool:
     """The sentence is about ``name``: it opens with it ("Millbrook bakery: 12 Canal Street, Leeds."), or it is a
-    table row whose first cell is it."""
+    table row whose first cell is it or opens with it (a place's short name: "Pennock" for "Name: Pennock Vale
+    Vets; Telephone: ...")."""
     key, text = fold(name).strip(), fold(sentence)
     if not key:
         return False
     if text.startswith(key) and not text[len(key):len(key) + 1].isalnum():
         return True
-    first = next(iter(row_record(sentence).values()), "") if ":" in sentence else ""
-    return fold(first).strip() == key
+    first = fold(next(iter(row_record(sentence).values()), "")).strip() if ":" in sentence else ""
+    return first == key or first.startswith(f"{key} ")
 
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from langchain_core.messages import BaseMessage
 
 from hopgraph.policies.answer.evidence import CODE, earlier_turns, entities, name_like, stems
+from hopgraph.policies.answer.types import PERSON_NOUNS
 from hopgraph.policies.text import GENERIC_NAMES, STOPWORDS, entity_spans, fold
 from hopgraph.state import question_position
 from hopgraph.tools.rewrite_query import is_follow_up
@@ -47,6 +48,12 @@ def _named_in_answer(question: str, answer: str, follow_up: str = "") -> str:
         best = max((n for n, _ in said), default=0)
         if best:
             return next(span for n, span in said if n == best)
+    if _CONTACT.search(follow_up):
+        # "What number should they ring?" after "... are booked by the Client Care Supervisor at Pennock": a job has no
+        # number of its own; the place the answer names does.
+        places = [span for span, pos in found if pos > 0 and not _is_job(span) and fold(span) not in GENERIC_NAMES]
+        if places and any(_is_job(span) for span, _ in found):
+            return places[0]
     for span, _ in found:
         if name_like(span):
             return span
@@ -54,6 +61,16 @@ def _named_in_answer(question: str, answer: str, follow_up: str = "") -> str:
         if pos > 0 and fold(span) not in GENERIC_NAMES:
             return span
     return ""
+
+
+# A follow-up asking how to reach whom the answer named: a number to ring, an address, an email.
+_CONTACT = re.compile(r"\b(?:ring|call|phone|telephone|number|email|e-mail|address|contact)\b", re.IGNORECASE)
+
+
+def _is_job(span: str) -> bool:
+    """A job title rather than a name ("Client Care Supervisor", "Practice Manager")."""
+    words = span.lower().split()
+    return bool(words) and words[-1].rstrip("s") in PERSON_NOUNS
 
 
 # How far before a name of the answer its words count as saying what the name did ("must report it to").
