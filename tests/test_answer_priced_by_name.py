@@ -62,6 +62,9 @@ def test_one_unit_in_the_singular_asked_in_other_words(folder: Folder, question:
     ("What will it set us back?", True),
     ("What's the damage to the pallet?", False),  # the harm done, not a price
     ("What damage did the pallet take?", False),
+    ("How much notice would we have to give?", False),  # an amount of time, not of money
+    ("How much time do they have to pay?", False),
+    ("How much do they charge per pallet?", True),
 ])
 def test_wordings_that_ask_a_cost(question: str, cost: bool) -> None:
     assert asks_cost(question) is cost

@@ -61,6 +61,13 @@ def test_the_unit_searched_as_written() -> None:
     assert rate_query("How much should we pay Nordlicht for the housings?", [delivery]) == "rate per housing"
 
 
+def test_no_rate_for_an_amount_of_time() -> None:
+    # "How much notice" asks for a length of time: the 60 days found call for no "rate per day".
+    term = _passage("term", "The Agreement renews for one year unless either party gives notice at least 60 days "
+                            "before the end of the term.")
+    assert rate_query("How much notice would we have to give to end the agreement?", [term]) is None
+
+
 def test_the_rate_searched_for_then_multiplied(folder: Folder) -> None:
     result = ask(folder, QUESTION)
     queries = [c["args"].get("query") for t in result["trace"] for c in t["tool_calls"]

@@ -21,7 +21,10 @@ from hopgraph.policies.answer.paragraphs import paragraph_of, passage_sentences
 from hopgraph.policies.answer.row_filter import named_months
 from hopgraph.policies.answer.types import CURRENCY_OF_SYMBOL, states_money
 
-_HOW_MUCH = re.compile(r"\bhow much\b|\bwhat (?:did|do|does|will|would|should|could|might) (?:[\w'’-]+ ){1,14}?"
+# ("How much notice ...", "how much time ...": an amount of something else than money.)
+_HOW_MUCH = re.compile(r"\bhow much\b(?!\s+(?:notice|time|warning|leave|space|room|data|memory|weight|longer|"
+                       r"sooner|earlier|later)\b)|"
+                       r"\bwhat (?:did|do|does|will|would|should|could|might) (?:[\w'’-]+ ){1,14}?"
                        r"(?:cost|costing|come to)\b|"
                        # "What should we expect the bill to be?", "What will the invoice be?"
                        r"\bwhat (?:will|would|should|might) (?:[\w'’-]+ ){0,6}?(?:bill|invoice|cost|total)s? "
