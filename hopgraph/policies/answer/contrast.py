@@ -79,16 +79,12 @@ def another_alternative(question: str, text: str) -> bool:
 # "every 5 minutes", "a 15 minute wake-up interval", "at 30-second intervals": an interval a setting is given in.
 _TIME_UNIT = r"(second|minute|hour|day|week|month)s?"
 _EVERY = re.compile(rf"\bevery\s+(\d+(?:\.\d+)?)\s+{_TIME_UNIT}\b", re.IGNORECASE)
-_INTERVAL = re.compile(rf"\b(?:every\s+)?(\d+(?:\.\d+)?)[\s\-]+{_TIME_UNIT}\b(?:\s+[\w\-]+)?\s+intervals?\b|"
-                       rf"\bevery\s+(\d+(?:\.\d+)?)\s+{_TIME_UNIT}\b", re.IGNORECASE)
+_INTERVAL = re.compile(rf"\b(\d+(?:\.\d+)?)[\s\-]+{_TIME_UNIT}\b(?:\s+[\w\-]+)?\s+intervals?\b", re.IGNORECASE)
 
 
 def _intervals(pattern: re.Pattern[str], text: str) -> set[tuple[str, str]]:
-    found = set()
-    for m in pattern.finditer(text):
-        groups = [g for g in m.groups() if g]
-        found.add((groups[0], groups[1].lower()))
-    return found
+    """(number, unit) of each interval the pattern finds."""
+    return {(m.group(1), m.group(2).lower()) for m in pattern.finditer(text)}
 
 
 def another_interval(question: str, text: str) -> bool:
@@ -98,7 +94,7 @@ def another_interval(question: str, text: str) -> bool:
     asked = _intervals(_EVERY, question)
     if not asked:
         return False
-    given = _intervals(_INTERVAL, text)
+    given = _intervals(_INTERVAL, text) | _intervals(_EVERY, text)
     units = {unit for _, unit in asked}
     return any(unit in units for _, unit in given) and not asked & given
 

@@ -123,6 +123,10 @@ def named_stems(question: str) -> set[str]:
     return {t for word in question.split()[1:] if word[:1].isupper() for t in stems(word)}
 
 
+# "unreachable", "unavailable": a word that says something cannot be done, and the verb it negates.
+_NOT_ABLE = re.compile(r"un[a-z]{4,}[ai]ble")
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _stems(text: str) -> frozenset[str]:
     # Cached: every part of the question scores the same sentences again.
@@ -130,9 +134,6 @@ def _stems(text: str) -> frozenset[str]:
     kept = [t for t in terms(text) if t not in _VAGUE and not t.endswith(("n't", "n’t"))]
     # "unreachable" also says "reach": a sentence with it answers "when the gateway can't be reached".
     return frozenset([stem(t) for t in kept] + [stem(t[2:-4]) for t in kept if _NOT_ABLE.fullmatch(t)])
-
-
-_NOT_ABLE = re.compile(r"un[a-z]{4,}[ai]ble")
 
 
 _RELATIVE = re.compile(r"^(?:who|whom|whose|who's|which)\b", re.IGNORECASE)
