@@ -21,10 +21,17 @@ from hopgraph.policies.answer.evidence import Passage, named_stems, stems, weigh
 from hopgraph.policies.answer.meaning import meaning_weight, similarities
 from hopgraph.policies.answer.paragraphs import paragraph_context, paragraph_leads, passage_sentences, section_headings
 from hopgraph.policies.answer.row_filter import ISO_DATE, named_at, named_months
-from hopgraph.policies.answer.slots import WORD, answer_slots, described_answer, fills_answer_slot
+from hopgraph.policies.answer.slots import (
+    WORD,
+    answer_slots,
+    described_answer,
+    fills_answer_slot,
+    gives_cause,
+)
 from hopgraph.policies.answer.tables import read_whole, row_record
 from hopgraph.policies.answer.types import (
     AMOUNT,
+    CAUSE,
     DATE,
     PERSON,
     THING,
@@ -223,6 +230,8 @@ def best_sentences(passages: list[Passage], want: set[str], question: str, kind:
                 score += opening
             if slots and fills_answer_slot(s, slots):
                 score += SLOT_FILLED
+            if kind == CAUSE and gives_cause(s):
+                score += SLOT_FILLED  # "Why didn't it renew?": "Root cause: the renewal job had been disabled ..."
             if figures and any(f in fold(p.title + " " + s) for f in figures):
                 score += FIGURE_BONUS
             if links:

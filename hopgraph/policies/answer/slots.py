@@ -53,3 +53,11 @@ def fills_answer_slot(sentence: str, slots: set[tuple[str, str]]) -> bool:
                         return True
                     break
     return False
+
+
+# "Root cause: the renewal job had been disabled ...", "The reason was ...": a sentence that says it gives the cause.
+_GIVES_CAUSE = re.compile(r"^\W*(?:the\s+)?(?:root\s+)?(?:cause|reason)(?:\s+(?:was|is))?\s*[:\-]?\s", re.IGNORECASE)
+
+
+def gives_cause(sentence: str) -> bool:
+    return _GIVES_CAUSE.match(sentence) is not None
